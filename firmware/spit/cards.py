@@ -1,0 +1,47 @@
+"""Cards as small integers.
+
+A card is ``suit * 13 + rank`` with rank 0 for the ace up to 12 for the king, so a
+whole deck is ``range(52)`` and a card costs no allocation. Ranks are circular:
+the ace sits next to both the king and the two. Suits are only ever drawn.
+
+>>> card_name(parse_card("10H"))
+'10H'
+>>> adjacent(parse_card("AS"), parse_card("KD"))
+True
+"""
+
+from micropython import const
+
+DECK_SIZE = const(52)
+RANK_COUNT = const(13)
+
+RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUIT_NAMES = ("C", "D", "H", "S")
+
+
+def rank(card):
+    return card % RANK_COUNT
+
+
+def suit(card):
+    return card // RANK_COUNT
+
+
+def card_name(card):
+    return RANK_NAMES[card % RANK_COUNT] + SUIT_NAMES[card // RANK_COUNT]
+
+
+def parse_card(text):
+    """The card named by ``text`` such as ``"QS"`` or ``"10d"``; ValueError otherwise."""
+    name = text.strip().upper()
+    if len(name) >= 2 and name[:-1] in RANK_NAMES and name[-1] in SUIT_NAMES:
+        return SUIT_NAMES.index(name[-1]) * RANK_COUNT + RANK_NAMES.index(name[:-1])
+    raise ValueError("not a card: %r" % text)
+
+
+def adjacent(card, other):
+    """True when the ranks are one apart, counting round the ace."""
+    step = (card - other) % RANK_COUNT
+    if step < 0:
+        step += RANK_COUNT
+    return step == 1 or step == RANK_COUNT - 1

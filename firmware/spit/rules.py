@@ -1,0 +1,492 @@
+"""The rules of Spit: the state of one game, its legal actions, and applying them.
+
+Players are 0 (player 1, bottom edge) and 1 (player 2, top edge). Each has a row
+of stock slots (five, or four with the ``1-4`` layout) numbered from 0 at their
+left, and a face-down pack. The middle holds two spit piles, or one in a
+one-pile round. Pile 0 is player 1's spit pile and pile 1 is player 2's: each
+player spits onto their own pile.
+
+An action is a small int (no allocation, cheap to store):
+
+    play(player, slot, pile)   a stock top onto a spit pile
+    move(player, slot, slot)   a stock top into an empty slot, or (``stack=on``)
+                               onto a top of the same rank
+    SPIT_ACTION                everyone who can turns one card from their pack
+    slap(player, pile)         the race for a pile at the end of a round
+
+``check()`` says whether an action is allowed and why not; ``apply()`` checks,
+then changes the game; a refused action raises and changes nothing.
+
+>>> game = Game(7)
+>>> game.phase == PHASE_READY and game.card_count()
+52
+>>> game.apply(SPIT_ACTION); game.phase == PHASE_PLAY
+True
+"""
+
+from micropython import const
+
+from spit.cards import DECK_SIZE, adjacent, rank
+from spit.options import Options
+from spit.rng import Rng
+
+PHASE_READY = const(0)  # laid out; waiting for the opening spit
+PHASE_PLAY = const(1)
+PHASE_SLAP = const(2)  # round over; waiting for the slap (or the winner's pick)
+PHASE_OVER = const(3)  # game over
+PHASE_NAMES = ("ready", "play", "slap", "over")
+
+PLAY = const(0)
+MOVE = const(1)
+SPIT = const(2)
+SLAP = const(3)
+
+SPIT_ACTION = const(SPIT << 9)
+
+# Why an action is refused, as the player is told.
+NOT_NOW = "not now"
+NO_CARD = "no card there"
+NO_PILE = "no such pile"
+NO_FIT = "doesn't fit"
+SLOT_TAKEN = "slot taken"
+SAME_SLOT = "same slot"
+NOTHING_TO_SPIT = "nothing to spit"
+WINNER_PICKS = "winner picks"
+
+# Why a game ended.
+OUT_OF_CARDS = "out of cards"
+LOWEST_SCORE = "lowest score"
+
+_POINTS_TO_END = const(100)
+
+
+def play(player, slot, pile):
+    return PLAY << 9 | player << 8 | slot << 4 | pile
+
+
+def move(player, slot, to_slot):
+    return MOVE << 9 | player << 8 | slot << 4 | to_slot
+
+
+def slap(player, pile):
+    return SLAP << 9 | player << 8 | pile
+
+
+def kind_of(action):
+    return action >> 9
+
+
+def player_of(action):
+    return (action >> 8) & 1
+
+
+def first_of(action):
+    """The slot of a play or move."""
+    return (action >> 4) & 15
+
+
+def last_of(action):
+    """The pile of a play or slap, the destination slot of a move."""
+    return action & 15
+
+
+class InvalidActionError(ValueError):
+    """Not an action at all: an unknown kind, or a slot or pile number out of range."""
+
+
+class IllegalActionError(ValueError):
+    """A well-formed action the rules do not allow now; ``reason`` is for the player."""
+
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Outcome:
+    """How a game ended: the winner (0 or 1) and why."""
+
+    def __init__(self, winner, reason):
+        self.winner = winner
+        self.reason = reason
+
+    def __repr__(self):
+        return "Outcome(%d, %r)" % (self.winner, self.reason)
+
+
+class RoundEnd:
+    """What the last round ended with, for the round result screen.
+
+    ``cleared`` is the player who played out their stock (-1 after a stall),
+    ``slapper`` the player whose slap decided the piles (-1 if none was needed),
+    ``took`` the middle cards each player took, ``left`` the stock and pack cards
+    each still held when the round ended (the points of ``score=points``), and
+    ``held`` what each holds for the next round.
+    """
+
+    def __init__(self, cleared, slapper, took, left, held):
+        self.cleared = cleared
+        self.slapper = slapper
+        self.took = took
+        self.left = left
+        self.held = held
+
+
+class Game:
+    """One game of Spit, from the deal to a player out of cards.
+
+    ``seed`` fixes the deal and every later shuffle. ``hands``, when given,
+    replaces the deal: two lists of cards in dealing order (tests use it).
+    """
+
+    def __init__(self, seed, options=None, hands=None):
+        self.seed = seed
+        self.options = options or Options()
+        self.rng = Rng(seed)
+        self.slots = len(self.options.pile_sizes)
+        self.stock = [[[] for _ in range(self.slots)] for _ in range(2)]
+        self.face_up = [[0] * self.slots for _ in range(2)]
+        self.pack = [[], []]
+        self.middle = []
+        self.phase = PHASE_READY
+        self.round = 0
+        self.cleared = -1
+        self.spit_turn = 0
+        self.points = [0, 0]
+        self.plays = 0
+        self.spits = 0
+        self.slaps = 0
+        self.last_round = None
+        self._outcome = None
+        self.history = []
+        if hands is None:
+            deck = list(range(DECK_SIZE))
+            self.rng.shuffle(deck)
+            hands = (deck[0::2], deck[1::2])
+        self._start_round(hands)
+
+    # -- reading the table --------------------------------------------------
+
+    def top(self, pile):
+        """The top card of a spit pile, or -1 while it is empty."""
+        cards = self.middle[pile]
+        return cards[-1] if cards else -1
+
+    def stock_top(self, player, slot):
+        """The face-up top card of a stock slot, or -1 for an empty slot."""
+        cards = self.stock[player][slot]
+        return cards[-1] if cards else -1
+
+    def stock_count(self, player):
+        return sum(len(cards) for cards in self.stock[player])
+
+    def held(self, player):
+        """Cards a player still has to get rid of: stock and pack."""
+        return self.stock_count(player) + len(self.pack[player])
+
+    def one_pile(self):
+        return len(self.middle) == 1
+
+    def pile_count(self):
+        return len(self.middle)
+
+    def card_count(self):
+        """Every card is somewhere: this is always 52."""
+        count = sum(len(cards) for cards in self.middle)
+        for player in (0, 1):
+            count += self.held(player)
+        return count
+
+    def locate(self, card):
+        """Where a card is: ``("stock", player, slot, depth)``, ``("pack", player,
+        depth)`` or ``("middle", pile, depth)``, depth 0 being the top."""
+        for player in (0, 1):
+            for slot in range(self.slots):
+                cards = self.stock[player][slot]
+                if card in cards:
+                    return ("stock", player, slot, len(cards) - 1 - cards.index(card))
+            cards = self.pack[player]
+            if card in cards:
+                return ("pack", player, len(cards) - 1 - cards.index(card))
+        for pile, cards in enumerate(self.middle):
+            if card in cards:
+                return ("middle", pile, len(cards) - 1 - cards.index(card))
+        raise ValueError("card %d is nowhere" % card)
+
+    def can_play(self, player):
+        """True if a face-up stock card of the player fits a spit pile."""
+        stock = self.stock[player]
+        for slot in range(self.slots):
+            if stock[slot]:
+                card = stock[slot][-1]
+                for cards in self.middle:
+                    if cards and adjacent(card, cards[-1]):
+                        return True
+        return False
+
+    def can_dig(self, player):
+        """True if the player can move a stock top and so turn up a hidden card."""
+        stock = self.stock[player]
+        for slot in range(self.slots):
+            cards = stock[slot]
+            if len(cards) > 1 and self.face_up[player][slot] == 1:
+                for to_slot in range(self.slots):
+                    if to_slot != slot and self._can_land(player, cards[-1], to_slot):
+                        return True
+        return False
+
+    def can_move(self, player):
+        """True if the player has a move that gets them closer to out."""
+        return self.can_play(player) or self.can_dig(player)
+
+    def is_stuck(self):
+        """Nobody can move: time to spit, or, with nothing left to spit, to slap."""
+        return self.phase == PHASE_PLAY and not self.can_move(0) and not self.can_move(1)
+
+    def spitters(self):
+        """The players who would turn a card at the next spit."""
+        if not self.one_pile():
+            return [player for player in (0, 1) if self.pack[player]]
+        player = self._next_spitter()
+        return [] if player < 0 else [player]
+
+    def smaller_pile(self):
+        """The pile worth slapping: the smaller one (pile 0 when they are even)."""
+        if self.one_pile() or len(self.middle[0]) <= len(self.middle[1]):
+            return 0
+        return 1
+
+    def may_slap(self, player):
+        return self.phase == PHASE_SLAP and (
+            self.options.pick != "winner" or self.cleared < 0 or self.cleared == player
+        )
+
+    def outcome(self):
+        """None while the game goes on, then an ``Outcome``."""
+        return self._outcome
+
+    # -- legality -----------------------------------------------------------
+
+    def check(self, action):
+        """Raise ``InvalidActionError`` or ``IllegalActionError`` unless the action is
+        allowed now. Changes nothing."""
+        kind = action >> 9
+        player = (action >> 8) & 1
+        first = (action >> 4) & 15
+        last = action & 15
+        if kind == PLAY:
+            self._check_slot(first)
+            self._check_pile_number(last)
+            self._require(self.phase == PHASE_PLAY, NOT_NOW)
+            self._require(last < len(self.middle), NO_PILE)
+            card = self.stock_top(player, first)
+            self._require(card >= 0, NO_CARD)
+            top = self.top(last)
+            self._require(top >= 0 and adjacent(card, top), NO_FIT)
+        elif kind == MOVE:
+            self._check_slot(first)
+            self._check_slot(last)
+            self._require(self.phase == PHASE_PLAY, NOT_NOW)
+            card = self.stock_top(player, first)
+            self._require(card >= 0, NO_CARD)
+            self._require(first != last, SAME_SLOT)
+            self._require(self._can_land(player, card, last), SLOT_TAKEN)
+        elif kind == SPIT:
+            if action != SPIT_ACTION:
+                raise InvalidActionError("malformed spit %d" % action)
+            self._require(self.phase in (PHASE_READY, PHASE_PLAY), NOT_NOW)
+            self._require(self.pack[0] or self.pack[1], NOTHING_TO_SPIT)
+        elif kind == SLAP:
+            self._check_pile_number(last)
+            if first:
+                raise InvalidActionError("malformed slap %d" % action)
+            self._require(self.phase == PHASE_SLAP, NOT_NOW)
+            self._require(last < len(self.middle), NO_PILE)
+            self._require(self.may_slap(player), WINNER_PICKS)
+        else:
+            raise InvalidActionError("unknown action %d" % action)
+
+    def is_legal(self, action):
+        try:
+            self.check(action)
+        except (InvalidActionError, IllegalActionError):
+            return False
+        return True
+
+    def legal_actions(self):
+        """Every action allowed now, for both players, in a fixed order."""
+        actions = []
+        if self.phase == PHASE_READY:
+            actions.append(SPIT_ACTION)
+        elif self.phase == PHASE_PLAY:
+            for player in (0, 1):
+                for slot in range(self.slots):
+                    card = self.stock_top(player, slot)
+                    if card < 0:
+                        continue
+                    for pile in range(len(self.middle)):
+                        top = self.top(pile)
+                        if top >= 0 and adjacent(card, top):
+                            actions.append(play(player, slot, pile))
+                    for to_slot in range(self.slots):
+                        if to_slot != slot and self._can_land(player, card, to_slot):
+                            actions.append(move(player, slot, to_slot))
+            if self.pack[0] or self.pack[1]:
+                actions.append(SPIT_ACTION)
+        elif self.phase == PHASE_SLAP:
+            for player in (0, 1):
+                if self.may_slap(player):
+                    for pile in range(len(self.middle)):
+                        actions.append(slap(player, pile))
+        return actions
+
+    # -- applying -----------------------------------------------------------
+
+    def apply(self, action):
+        """Check the action (raising, with nothing changed, if it is refused), then
+        apply it and move the game on: a cleared stock or a stall ends the round,
+        a finished round lays out the next one or ends the game."""
+        self.check(action)
+        kind = action >> 9
+        player = (action >> 8) & 1
+        if kind == PLAY:
+            self.middle[action & 15].append(self._take_top(player, (action >> 4) & 15))
+            self.plays += 1
+        elif kind == MOVE:
+            to_slot = action & 15
+            self.stock[player][to_slot].append(self._take_top(player, (action >> 4) & 15))
+            self.face_up[player][to_slot] += 1
+        elif kind == SPIT:
+            self._spit()
+        self.history.append(action)
+        if kind == SLAP:
+            self.slaps += 1
+            self._settle_slap(player, action & 15)
+        elif kind == PLAY and self.stock_count(player) == 0:
+            self._cleared(player)
+        elif self.is_stuck() and not (self.pack[0] or self.pack[1]):
+            self.cleared = -1
+            self.phase = PHASE_SLAP
+
+    # -- inside -------------------------------------------------------------
+
+    def _require(self, condition, reason):
+        if not condition:
+            raise IllegalActionError(reason)
+
+    def _check_slot(self, slot):
+        if slot >= self.slots:
+            raise InvalidActionError("no slot C%d" % (slot + 1))
+
+    def _check_pile_number(self, pile):
+        if pile > 1:
+            raise InvalidActionError("no pile %d" % pile)
+
+    def _can_land(self, player, card, slot):
+        cards = self.stock[player][slot]
+        if not cards:
+            return True
+        return self.options.stack == "on" and rank(cards[-1]) == rank(card)
+
+    def _take_top(self, player, slot):
+        cards = self.stock[player][slot]
+        card = cards.pop()
+        up = self.face_up[player]
+        up[slot] -= 1
+        if up[slot] == 0 and cards:
+            up[slot] = 1
+        return card
+
+    def _next_spitter(self):
+        player = self.spit_turn
+        if not self.pack[player]:
+            player = 1 - player
+        return player if self.pack[player] else -1
+
+    def _spit(self):
+        if self.one_pile():
+            player = self._next_spitter()
+            self.middle[0].append(self.pack[player].pop())
+            self.spit_turn = 1 - player
+        else:
+            for player in (0, 1):
+                if self.pack[player]:
+                    self.middle[player].append(self.pack[player].pop())
+        self.spits += 1
+        self.phase = PHASE_PLAY
+
+    def _cleared(self, player):
+        self.cleared = player
+        if self.one_pile():
+            self._end_round(self._one_pile_takes(player), player, -1)
+        else:
+            self.phase = PHASE_SLAP
+
+    def _settle_slap(self, player, pile):
+        if self.one_pile():
+            # Only after a stall: the first hand on the lone pile escapes it.
+            self._end_round(self._one_pile_takes(player), -1, player)
+        else:
+            takes = [None, None]
+            takes[player] = self.middle[pile]
+            takes[1 - player] = self.middle[1 - pile]
+            self._end_round(takes, self.cleared, player)
+
+    def _one_pile_takes(self, escaper):
+        takes = [[], []]
+        takes[1 - escaper] = self.middle[0]
+        return takes
+
+    def _end_round(self, takes, cleared, slapper):
+        left = [self.held(0), self.held(1)]
+        hands = []
+        for player in (0, 1):
+            hand = takes[player] + self.pack[player]
+            for cards in self.stock[player]:
+                hand += cards
+            self.rng.shuffle(hand)
+            hands.append(hand)
+        self.last_round = RoundEnd(
+            cleared, slapper, [len(takes[0]), len(takes[1])], left, [len(hands[0]), len(hands[1])]
+        )
+        self.round += 1
+        if self.options.score == "points":
+            self.points[0] += left[0]
+            self.points[1] += left[1]
+        self._start_round(hands)
+        self._outcome = self._judge(hands)
+        if self._outcome is not None:
+            self.phase = PHASE_OVER
+
+    def _judge(self, hands):
+        out = [player for player in (0, 1) if not hands[player]]
+        if self.options.score == "points":
+            low, high = sorted(self.points)
+            if out or (high >= _POINTS_TO_END and low != high):
+                if low != high:
+                    return Outcome(self.points.index(low), LOWEST_SCORE)
+                return Outcome(out[0], OUT_OF_CARDS)
+            return None
+        return Outcome(out[0], OUT_OF_CARDS) if out else None
+
+    def _start_round(self, hands):
+        sizes = self.options.pile_sizes
+        for player in (0, 1):
+            hand = hands[player]
+            piles = self.stock[player]
+            for cards in piles:
+                cards.clear()
+            dealt = 0
+            # Deal in rows, as at the table: one card on every pile still short.
+            for row in range(max(sizes)):
+                for slot in range(self.slots):
+                    if sizes[slot] > row and dealt < len(hand):
+                        piles[slot].append(hand[dealt])
+                        dealt += 1
+            self.face_up[player] = [1 if cards else 0 for cards in piles]
+            pack = hand[dealt:]
+            pack.reverse()
+            self.pack[player] = pack
+        two = self.options.middle == "two" and self.pack[0] and self.pack[1]
+        self.middle = [[], []] if two else [[]]
+        self.cleared = -1
+        self.phase = PHASE_READY
