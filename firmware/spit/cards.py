@@ -42,6 +42,4 @@ def parse_card(text):
 def adjacent(card, other):
     """True when the ranks are one apart, counting round the ace."""
     step = (card - other) % RANK_COUNT
-    if step < 0:
-        step += RANK_COUNT
     return step == 1 or step == RANK_COUNT - 1

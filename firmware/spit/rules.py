@@ -224,15 +224,48 @@ class Game:
         return False
 
     def can_dig(self, player):
-        """True if the player can move a stock top and so turn up a hidden card."""
+        """True if the player can turn up a hidden stock card by moving stock tops."""
+        return self.dig_move(player) >= 0
+
+    def dig_move(self, player):
+        """A move that turns up a hidden stock card, or the first of a few that will;
+        -1 if there is none.
+
+        A gap takes a pile's face-up top. With ``stack=on`` the face-up cards of a
+        pile (they always share a rank) go one by one onto another top of that rank
+        or into a gap, and a pile with nothing hidden can be emptied that way to make
+        a gap, so a dig may take several moves: asking again after each one leads to
+        the hidden card without going round in circles.
+        """
         stock = self.stock[player]
+        up = self.face_up[player]
+        stack = self.options.stack == "on"
+        gap = -1
+        buried = -1
         for slot in range(self.slots):
             cards = stock[slot]
-            if len(cards) > 1 and self.face_up[player][slot] == 1:
-                for to_slot in range(self.slots):
-                    if to_slot != slot and self._can_land(player, cards[-1], to_slot):
-                        return True
-        return False
+            if not cards:
+                if gap < 0:
+                    gap = slot
+            elif len(cards) > up[slot]:
+                if stack:
+                    other = self._same_rank(stock, slot)
+                    if other >= 0:
+                        return move(player, slot, other)
+                if buried < 0:
+                    buried = slot
+        if buried < 0:
+            return -1
+        if gap >= 0:
+            return move(player, buried, gap)
+        if stack:
+            # Every same-rank pair is face up through and through: empty the smaller.
+            for slot in range(self.slots):
+                other = self._same_rank(stock, slot)
+                size = len(stock[slot])
+                if other >= 0 and (size, slot) < (len(stock[other]), other):
+                    return move(player, slot, other)
+        return -1
 
     def can_move(self, player):
         """True if the player has a move that gets them closer to out."""
@@ -316,7 +349,8 @@ class Game:
         """Every action allowed now, for both players, in a fixed order."""
         actions = []
         if self.phase == PHASE_READY:
-            actions.append(SPIT_ACTION)
+            if self.pack[0] or self.pack[1]:
+                actions.append(SPIT_ACTION)
         elif self.phase == PHASE_PLAY:
             for player in (0, 1):
                 for slot in range(self.slots):
@@ -387,6 +421,14 @@ class Game:
             return True
         return self.options.stack == "on" and rank(cards[-1]) == rank(card)
 
+    def _same_rank(self, stock, slot):
+        """Another slot whose top has the rank of this slot's top, or -1."""
+        face = rank(stock[slot][-1]) if stock[slot] else -1
+        for other in range(self.slots):
+            if other != slot and stock[other] and rank(stock[other][-1]) == face:
+                return other
+        return -1
+
     def _take_top(self, player, slot):
         cards = self.stock[player][slot]
         card = cards.pop()
@@ -416,24 +458,27 @@ class Game:
 
     def _cleared(self, player):
         self.cleared = player
-        if self.one_pile():
-            self._end_round(self._one_pile_takes(player), player, -1)
+        if self.one_pile() or not self.pack[player]:
+            # With nothing left to spit either, the player holds no cards and is out:
+            # no slap, the other player takes the middle (as in a one-pile round).
+            self._end_round(self._middle_to(1 - player), player, -1)
         else:
             self.phase = PHASE_SLAP
 
     def _settle_slap(self, player, pile):
         if self.one_pile():
             # Only after a stall: the first hand on the lone pile escapes it.
-            self._end_round(self._one_pile_takes(player), -1, player)
+            self._end_round(self._middle_to(1 - player), -1, player)
         else:
             takes = [None, None]
             takes[player] = self.middle[pile]
             takes[1 - player] = self.middle[1 - pile]
             self._end_round(takes, self.cleared, player)
 
-    def _one_pile_takes(self, escaper):
+    def _middle_to(self, taker):
         takes = [[], []]
-        takes[1 - escaper] = self.middle[0]
+        for cards in self.middle:
+            takes[taker] += cards
         return takes
 
     def _end_round(self, takes, cleared, slapper):

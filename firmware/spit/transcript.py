@@ -24,7 +24,7 @@ are comments.
 '2c1c4'
 """
 
-from spit.options import Options
+from spit.options import OptionError, Options
 from spit.rules import MOVE, PLAY, SLAP, SPIT_ACTION, Game, move, play, slap
 
 MAGIC = "spit-transcript 1"
@@ -47,6 +47,8 @@ class Transcript:
 
     @staticmethod
     def of(game):
+        """The transcript of a dealt game (one built with ``hands=`` replays a
+        different deal: its hands are not part of a transcript)."""
         return Transcript(game.seed, game.options, list(game.history))
 
     def text(self):
@@ -75,7 +77,10 @@ class Transcript:
             if line.startswith("seed "):
                 seed = _number(line[5:], line)
             elif line.startswith("options "):
-                options = Options.parse(line[8:])
+                try:
+                    options = Options.parse(line[8:])
+                except OptionError as error:
+                    raise TranscriptError("bad options line: %s" % error) from None
             else:
                 for word in line.split():
                     word, _, time = word.partition("@")

@@ -1,0 +1,31 @@
+"""Shared test setup: firmware importable on CPython, hypothesis profiles, the VM fixture."""
+
+import os
+import platform
+
+import mpvm
+import pytest
+from hypothesis import settings
+
+import host_sim  # noqa: F401  (puts firmware/ and the device fakes on sys.path)
+
+# A slow CI machine must not turn into flaky deadline failures; on CI the examples are
+# derived from each test's name, so a red run reproduces exactly.
+settings.register_profile("dev", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev")
+)
+
+
+@pytest.fixture(name="mpvm")
+def mpvm_fixture():
+    """``run(code, *, heap_kib=1024, files=None)`` on the MicroPython VM; see tests/mpvm.py."""
+    return mpvm.run
+
+
+def pytest_terminal_summary(terminalreporter):
+    line = "CPython %s; MicroPython VM: %d runs" % (platform.python_version(), mpvm.runs)
+    if mpvm.version:
+        line += " on MicroPython %s" % mpvm.version
+    terminalreporter.write_line(line)
