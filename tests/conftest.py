@@ -3,11 +3,10 @@
 import os
 import platform
 
-import mpvm
 import pytest
 from hypothesis import settings
 
-import host_sim  # noqa: F401  (puts firmware/ and the device fakes on sys.path)
+from host_sim import micropython_vm as mpvm  # importing host_sim puts firmware/ on sys.path
 
 # A slow CI machine must not turn into flaky deadline failures; on CI the examples are
 # derived from each test's name, so a red run reproduces exactly.
@@ -20,7 +19,7 @@ settings.load_profile(
 
 @pytest.fixture(name="mpvm")
 def mpvm_fixture():
-    """``run(code, *, heap_kib=1024, files=None)`` on the MicroPython VM; see tests/mpvm.py."""
+    """``run(code, ...)`` on the MicroPython VM; see host_sim/micropython_vm.py."""
     return mpvm.run
 
 

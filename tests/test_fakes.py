@@ -2,7 +2,8 @@
 
 import micropython
 import pytest
-from mpvm import run
+
+from host_sim.micropython_vm import run
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,8 @@ import io
 import os
 
 import pytest
-from mpvm import run
+
+from host_sim.micropython_vm import run
 
 FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
 

@@ -1,6 +1,6 @@
-"""Run code on a real MicroPython VM: the WebAssembly port, under Node (tests/mpvm_run.mjs).
+"""Run code on a real MicroPython VM: the WebAssembly port, under Node (micropython_vm.mjs).
 
-    from mpvm import run
+    from host_sim.micropython_vm import run
     assert run("from spit.keys import button_name; print(button_name(9))") == "P2 C2\\n"
 
 Every call starts a fresh VM with all of ``firmware/`` (its .py and .json files) copied
@@ -26,7 +26,7 @@ import subprocess
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(REPO, "firmware")
-RUNNER = os.path.join(REPO, "tests", "mpvm_run.mjs")
+RUNNER = os.path.join(REPO, "host_sim", "micropython_vm.mjs")
 VM_LIB = "/lib"
 TIMEOUT_S = 300
 
@@ -63,11 +63,14 @@ def firmware_files():
     return _firmware_paths
 
 
-def run(code, *, heap_kib=1024, files=None, timeout_s=TIMEOUT_S):
+def run(code, *, heap_kib=1024, files=None, calls=(), timeout_s=TIMEOUT_S):
     """Run ``code`` as ``__main__`` in a fresh VM and return everything it printed.
 
     ``files`` maps absolute VM paths to text, written after the firmware (so it may
-    replace a firmware file). Raises MicroPythonError if the code raises.
+    replace a firmware file). Each string in ``calls`` then runs as a top-level call
+    of its own in the same globals: this port collects garbage only between such
+    calls, so heap measurements step through them. Raises MicroPythonError if the
+    code raises.
     """
     global runs, version
     vm_files = {}
@@ -78,7 +81,9 @@ def run(code, *, heap_kib=1024, files=None, timeout_s=TIMEOUT_S):
         if not vm_path.startswith("/"):
             raise ValueError("VM paths are absolute: %r" % vm_path)
         vm_files[vm_path] = text
-    request = json.dumps({"code": code, "files": vm_files, "heapsize": heap_kib * 1024})
+    request = json.dumps(
+        {"code": code, "calls": list(calls), "files": vm_files, "heapsize": heap_kib * 1024}
+    )
 
     node = shutil.which("node")
     if node is None:
@@ -101,7 +106,7 @@ def run(code, *, heap_kib=1024, files=None, timeout_s=TIMEOUT_S):
     except ValueError:
         hint = ""
         if "ERR_MODULE_NOT_FOUND" in proc.stderr:
-            hint = "\n(node_modules missing? `make test` runs `npm ci`)"
+            hint = "\n(node_modules missing? `make test` and `make bench` run `npm ci`)"
         raise VMFailure(
             "MicroPython VM runner failed (exit %d):\n%s%s%s"
             % (proc.returncode, proc.stdout, proc.stderr, hint)

@@ -1,6 +1,6 @@
-// Runs one script on the MicroPython WebAssembly VM; driven by tests/mpvm.py.
+// Runs one script on the MicroPython WebAssembly VM; driven by host_sim/micropython_vm.py.
 //
-// stdin:  {"code": str, "files": {vm_path: text}, "heapsize": bytes}
+// stdin:  {"code": str, "calls": [str], "files": {vm_path: text}, "heapsize": bytes}
 // stdout: one JSON object {ok, crashed, error, stdout, stderr, version}. What the script
 // prints is captured into that object, so nothing else reaches this process's stdout.
 
@@ -55,6 +55,7 @@ mp.globals.delete("_mpvm_version");
 const result = { ok: true, crashed: false, error: null, version };
 try {
   exec(request.code, mp.globals.__dict__);
+  for (const call of request.calls || []) exec(call, mp.globals.__dict__);
 } catch (err) {
   result.ok = false;
   result.error = err.name === "PythonError" ? err.message : `${err.name}: ${err.stack}`;

@@ -1,0 +1,1 @@
+"""Hardware drivers: they know pins, buses and clocks, and nothing of the rules."""

@@ -1,0 +1,51 @@
+"""The pin map (the only file with pin numbers) and the hardware built from it.
+
+Wiring (Raspberry Pi Pico, every button between its GPIO and GND, internal pull-ups):
+
+    GPIO  what                      GPIO  what
+    0-4   player 1 C1..C5           8-12  player 2 C1..C5
+    5     player 1 L                13    player 2 L
+    6     player 1 R                14    player 2 R
+    7     player 1 SPIT             15    player 2 SPIT
+    16    buzzer (PWM 0 A)          17    display CS
+    18    display SCK (SPI0)        19    display MOSI (SPI0 TX)
+    20    display DC                21    display RST
+    22    display backlight
+
+The buttons sit on GPIO 0-15 in button-id order (``spit.keys``), which the PIO
+capture needs: it samples 16 contiguous pins from GPIO 0.
+"""
+
+from machine import Pin
+
+BUTTON_PINS = tuple(range(16))
+BUZZER_PIN = 16
+DISPLAY_CS_PIN = 17
+DISPLAY_SCK_PIN = 18
+DISPLAY_MOSI_PIN = 19
+DISPLAY_DC_PIN = 20
+DISPLAY_RST_PIN = 21
+DISPLAY_BACKLIGHT_PIN = 22
+DISPLAY_SPI = 0
+
+# Which capture backend runs: "irq" (a hard interrupt per button) or "pio" (a PIO
+# state machine that stamps every change to 96 ns whatever the CPU is doing).
+CAPTURE = "irq"
+
+
+def button_pins():
+    return [Pin(number, Pin.IN, Pin.PULL_UP) for number in BUTTON_PINS]
+
+
+def buttons(clock, capture=CAPTURE):
+    """The button capture backend, stamping with ``clock`` (``time.ticks_us``); both
+    backends give the same ``drain`` / ``pressed_mask``."""
+    pins = button_pins()
+    if capture == "pio":
+        import machine
+        from drivers.pio_capture import PioButtons
+
+        return PioButtons(pins[0], clock, machine.freq())
+    from drivers.buttons import IrqButtons
+
+    return IrqButtons(pins, clock)

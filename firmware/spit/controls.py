@@ -1,0 +1,365 @@
+"""From committed button presses to rules actions (SPEC section 3).
+
+Each player holds at most one card: ``Cn`` picks up the top of stock slot n,
+then ``L``/``R`` plays it onto that spit pile (the pile button's press is the
+moment of touch) or another ``Cm`` moves it into a gap (or, with ``stack=on``,
+onto a top of the same rank). Pressing the card in hand again puts it back;
+another ``Cn`` whose slot cannot take it picks that one instead. With
+``quick=on`` a card that fits exactly one pile plays with its ``Cn`` alone.
+``SPIT`` calls spit and, pressed again, withdraws the call; the spit happens
+when both have called. After a round, ``L``/``R`` slap.
+
+Presses arrive already in first-touch order from the arbiter, and a player's
+buttons only ever name that player's cards, so neither player can move the
+other's. Presses that mean nothing in the current phase are ignored.
+
+Everything a player should see or hear comes out through ``listener(event,
+player, detail)``; contested outcomes also fill ``contest`` with the winner and
+the margin.
+
+Spit piles as each player sees them: their own spit pile is on their left, so
+``L`` is their own pile and ``R`` the other player's; in a one-pile round both
+buttons mean the lone pile.
+"""
+
+from micropython import const
+
+from spit import keys
+from spit.cards import adjacent
+from spit.rules import (
+    MOVE,
+    NO_FIT,
+    PHASE_PLAY,
+    PHASE_READY,
+    PHASE_SLAP,
+    SLAP,
+    SPIT,
+    SPIT_ACTION,
+    IllegalActionError,
+    move,
+    play,
+    slap,
+)
+from spit.ticks import ticks_diff
+
+# Events, with what ``detail`` holds.
+PICKED = const(0)  # slot
+PUT_BACK = const(1)  # slot
+PLAYED = const(2)  # pile
+MOVED = const(3)  # destination slot
+REFUSED = const(4)  # the reason, as the player is told
+LOST_RACE = const(5)  # pile; the card went back to its slot; see ``contest``
+CALLED = const(6)  # 0
+WITHDRAWN = const(7)  # 0
+SPAT = const(8)  # how many cards went down
+SLAPPED = const(9)  # pile
+SLAP_MARGIN = const(10)  # pile; see ``contest``
+EVENT_NAMES = (
+    "picked",
+    "put back",
+    "played",
+    "moved",
+    "refused",
+    "lost race",
+    "called",
+    "withdrawn",
+    "spat",
+    "slapped",
+    "slap margin",
+)
+
+NO_CARD_IN_HAND = "pick a card first"
+
+DEFAULT_TIE_US = const(100)
+# A refused card counts as a lost race when the other player's card landed on
+# that pile this recently and the refused card fitted the pile before it did.
+DEFAULT_RACE_WINDOW_US = const(500_000)
+# How long after the first slap a second one still counts for the margin.
+DEFAULT_SLAP_WINDOW_US = const(2_000_000)
+# With spit=auto, how long everybody must be stuck before the device spits.
+DEFAULT_AUTO_SPIT_US = const(1_000_000)
+# How long the device waits for a slap before it settles the piles itself.
+DEFAULT_SLAP_LIMIT_US = const(10_000_000)
+
+
+class Contest:
+    """The last contested outcome: ``winner`` (0 or 1), ``margin_us`` and ``tie``
+    (closer than the tie window, so decided by the arbiter's fair rule)."""
+
+    def __init__(self):
+        self.winner = -1
+        self.margin_us = 0
+        self.tie = False
+
+    def set(self, winner, margin_us, tie_us):
+        self.winner = winner
+        self.margin_us = margin_us if margin_us >= 0 else -margin_us
+        self.tie = self.margin_us < tie_us
+
+    def text(self):
+        """What the margin banner says: ``P2 by 0.31 ms`` or ``TIE - P1 by rule``."""
+        if self.winner < 0:
+            return ""
+        if self.tie:
+            return "TIE - P%d by rule" % (self.winner + 1)
+        return "P%d by %s" % (self.winner + 1, milliseconds(self.margin_us))
+
+
+def milliseconds(us):
+    """``310`` -> ``'0.31 ms'``: two decimals under 10 ms, one under 100 ms."""
+    if us < 10_000:
+        return "%d.%02d ms" % (us // 1000, us % 1000 // 10)
+    if us < 100_000:
+        return "%d.%d ms" % (us // 1000, us % 1000 // 100)
+    return "%d ms" % (us // 1000)
+
+
+def _ignore(event, player, detail):
+    pass
+
+
+class Controls:
+    def __init__(self, game, listener=None, tie_us=DEFAULT_TIE_US):
+        self.game = game
+        self.listener = listener or _ignore
+        self.tie_us = tie_us
+        self.race_window_us = DEFAULT_RACE_WINDOW_US
+        self.slap_window_us = DEFAULT_SLAP_WINDOW_US
+        self.auto_spit_us = DEFAULT_AUTO_SPIT_US
+        self.slap_limit_us = DEFAULT_SLAP_LIMIT_US
+        self.hand = [-1, -1]
+        self.called = [False, False]
+        self.contest = Contest()
+        # The last card played onto each pile: by whom, when, and the top it covered.
+        self._landed_by = [-1, -1]
+        self._landed_at = [0, 0]
+        self._covered = [-1, -1]
+        self._slapper = -1
+        self._slapped_at = 0
+        self._stuck = False
+        self._since = 0  # when everybody got stuck, or when the slap phase began
+        # The press time of each applied action, beside ``game.history``.
+        self.times = []
+
+    def press(self, button, t):
+        """Handle one committed press of ``button`` touched at ``t`` (ticks_us)."""
+        player = keys.player_of(button)
+        key = keys.key_of(button)
+        phase = self.game.phase
+        if key == keys.SPIT:
+            if phase in (PHASE_READY, PHASE_PLAY):
+                self._call_spit(player, t)
+        elif key == keys.LEFT or key == keys.RIGHT:
+            pile = self.pile_of(player, key)
+            if phase == PHASE_PLAY:
+                self._place(player, pile, t)
+            elif phase == PHASE_SLAP:
+                self._slap(player, pile, t)
+            else:
+                self._late_slap(player, pile, t)
+        elif phase == PHASE_PLAY:
+            self._card(player, key, t)
+
+    def pile_of(self, player, key):
+        """The spit pile that ``L`` or ``R`` of ``player`` stands for."""
+        if self.game.one_pile():
+            return 0
+        return player if key == keys.LEFT else 1 - player
+
+    def presses_for(self, player, action):
+        """The keys ``player`` presses to make ``action``, from their current hand, or
+        None if the buttons cannot make it (with ``quick=on`` a card that fits exactly
+        one pile is played by its button, so it cannot be moved into a gap).
+
+        This is how the CPU seats play: through the same buttons as a person."""
+        kind = action >> 9
+        first = (action >> 4) & 15
+        last = action & 15
+        if kind == SPIT:
+            return [] if self.called[player] else [keys.SPIT]
+        if kind == SLAP:
+            return [self.key_of(player, last)]
+        held = self.hand[player]
+        if held == first:
+            return [last if kind == MOVE else self.key_of(player, last)]
+        presses = [held, first] if held >= 0 else [first]
+        quick = self.game.options.quick == "on"
+        fit = self._only_fit(self.game.stock_top(player, first)) if quick else -1
+        if kind == MOVE:
+            if fit >= 0:
+                return None
+            presses.append(last)
+        elif fit != last:
+            presses.append(self.key_of(player, last))
+        return presses
+
+    def key_of(self, player, pile):
+        """The pile button, ``L`` or ``R``, that means ``pile`` to ``player``."""
+        return keys.LEFT if self.game.one_pile() or pile == player else keys.RIGHT
+
+    def update(self, now):
+        """Run the timers: the automatic spit and the slap time limit."""
+        game = self.game
+        if game.phase == PHASE_PLAY:
+            auto = self._stuck and game.options.spit == "auto"
+            if auto and ticks_diff(now, self._since) >= self.auto_spit_us:
+                self._spit(now)
+        elif game.phase == PHASE_SLAP and ticks_diff(now, self._since) >= self.slap_limit_us:
+            action = self.unslapped_action()
+            self._apply(action, now)
+            self.listener(SLAPPED, -1, action & 15)
+
+    def unslapped_action(self):
+        """How the device settles a round nobody slapped: a player who cleared their
+        stock is given the smaller pile; after a stall each
+        takes their own spit pile, and the lone pile goes to the player with more
+        stock left (on equal stock, to the player who spat onto it last)."""
+        game = self.game
+        if game.cleared >= 0:
+            return slap(game.cleared, game.smaller_pile())
+        if not game.one_pile():
+            return slap(0, 0)
+        left = [game.stock_count(0), game.stock_count(1)]
+        if left[0] == left[1]:
+            return slap(game.spit_turn, 0)
+        return slap(0 if left[0] < left[1] else 1, 0)
+
+    # -- the card buttons ---------------------------------------------------
+
+    def _card(self, player, slot, t):
+        game = self.game
+        if slot >= game.slots:
+            return
+        held = self.hand[player]
+        if held == slot:
+            self.hand[player] = -1
+            self.listener(PUT_BACK, player, slot)
+            return
+        if held >= 0:
+            action = move(player, held, slot)
+            if game.is_legal(action):
+                self.hand[player] = -1
+                self._apply(action, t)
+                self.listener(MOVED, player, slot)
+                return
+            self.hand[player] = -1
+            self.listener(PUT_BACK, player, held)
+        card = game.stock_top(player, slot)
+        if card < 0:
+            self.listener(REFUSED, player, "no card there")
+            return
+        pile = self._only_fit(card) if game.options.quick == "on" else -1
+        if pile >= 0:
+            self._land(player, slot, pile, t)
+        else:
+            self.hand[player] = slot
+            self.listener(PICKED, player, slot)
+
+    def _only_fit(self, card):
+        """The one pile a card fits, or -1 if it fits none or both."""
+        fit = -1
+        for pile in range(self.game.pile_count()):
+            top = self.game.top(pile)
+            if top >= 0 and adjacent(card, top):
+                if fit >= 0:
+                    return -1
+                fit = pile
+        return fit
+
+    # -- the pile buttons ---------------------------------------------------
+
+    def _place(self, player, pile, t):
+        slot = self.hand[player]
+        if slot < 0:
+            self.listener(REFUSED, player, NO_CARD_IN_HAND)
+            return
+        self._land(player, slot, pile, t)
+
+    def _land(self, player, slot, pile, t):
+        game = self.game
+        card = game.stock_top(player, slot)
+        top = game.top(pile)
+        try:
+            self._apply(play(player, slot, pile), t)
+        except IllegalActionError as refusal:
+            if refusal.reason == NO_FIT and self._lost_race(player, card, pile, t):
+                self.hand[player] = -1
+                self.listener(LOST_RACE, player, pile)
+            else:
+                self.listener(REFUSED, player, refusal.reason)
+            return
+        self.hand[player] = -1
+        self._landed_by[pile] = player
+        self._landed_at[pile] = t
+        self._covered[pile] = top
+        self.listener(PLAYED, player, pile)
+
+    def _lost_race(self, player, card, pile, t):
+        other = self._landed_by[pile]
+        if other != 1 - player or not adjacent(card, self._covered[pile]):
+            return False
+        margin = ticks_diff(t, self._landed_at[pile])
+        if margin > self.race_window_us:
+            return False
+        self.contest.set(other, margin, self.tie_us)
+        return True
+
+    def _slap(self, player, pile, t):
+        try:
+            self._apply(slap(player, pile), t)
+        except IllegalActionError as refusal:
+            self.listener(REFUSED, player, refusal.reason)
+            return
+        self._slapper = player
+        self._slapped_at = t
+        self.contest.winner = -1
+        self.listener(SLAPPED, player, pile)
+
+    def _late_slap(self, player, pile, t):
+        """The loser's slap, after the winner's ended the round: its margin."""
+        if self._slapper != 1 - player:
+            return
+        margin = ticks_diff(t, self._slapped_at)
+        self._slapper = -1
+        if margin <= self.slap_window_us:
+            self.contest.set(1 - player, margin, self.tie_us)
+            self.listener(SLAP_MARGIN, player, pile)
+
+    # -- spit -----------------------------------------------------------------
+
+    def _call_spit(self, player, t):
+        called = self.called
+        called[player] = not called[player]
+        if not called[player]:
+            self.listener(WITHDRAWN, player, 0)
+            return
+        self.listener(CALLED, player, 0)
+        if called[1 - player]:
+            called[0] = called[1] = False
+            try:
+                self._spit(t)
+            except IllegalActionError as refusal:
+                self.listener(REFUSED, player, refusal.reason)
+
+    def _spit(self, t):
+        spitters = len(self.game.spitters())
+        self._apply(SPIT_ACTION, t)
+        self.listener(SPAT, -1, spitters)
+
+    def _apply(self, action, t):
+        """Apply an action (raising, with nothing changed, if it is refused) and keep
+        the timers and hands in step with the phase it leads to."""
+        game = self.game
+        phase = game.phase
+        game.apply(action)
+        self.times.append(t)
+        if game.phase != phase:
+            self._since = t
+            if game.phase != PHASE_PLAY:
+                self.hand[0] = self.hand[1] = -1
+                self.called[0] = self.called[1] = False
+                self._landed_by[0] = self._landed_by[1] = -1
+        stuck = game.is_stuck()
+        if stuck and not self._stuck:
+            self._since = t
+        self._stuck = stuck

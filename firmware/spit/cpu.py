@@ -1,0 +1,288 @@
+"""The CPU player: what it would do now, and how long it takes to do it.
+
+A CPU sits in one seat and reads the same table a person would: its own
+face-up stock tops, the opponent's, the spit piles. It never peeks at a hidden
+card. Its play follows the rule texts' advice:
+
+- play from the deepest pile first, so buried cards come up sooner, and put
+  a card where it opens the CPU's next card and not where it hands the
+  opponent a run: each play scores its pile's depth plus two for every own
+  face-up card the two spit tops then take, minus two for every one of the
+  opponent's (in self-play this mix beats depth alone 55 games in 100);
+- fill a gap from the deepest pile (or, with ``stack=on``, stack onto a
+  same-rank top), but only to turn up a hidden card;
+- call spit only when nobody can move; slap the smaller pile.
+
+A difficulty level is a reaction-time model (a bell-shaped draw with a mean
+and a spread, in milliseconds, never below a floor) plus how often a look at
+the table is careful. A careless look plays the first card it sees that
+fits, onto the near pile, digs from the leftmost pile and can't tell spit
+piles apart that are within a few cards of each other.
+
+Every draw comes from the CPU's own generator, ``derive(seed, salt)`` of the
+game seed, so the CPU never disturbs the deal and a seed replays exactly.
+
+A CPU keeps a plan: the action it is reaching for and when it lands. The
+driver (self-play, the game controller) calls ``look(game, now)`` whenever the
+table changes and ``done()`` once the planned action has been tried:
+
+>>> from spit.rules import Game
+>>> game = Game(3)
+>>> cpu = Cpu(0, "quick", seed=3)
+>>> cpu.look(game, 0)
+True
+>>> cpu.action == SPIT_ACTION and cpu.due > 0
+True
+"""
+
+from micropython import const
+
+from spit.cards import RANK_COUNT, adjacent, rank
+from spit.rng import derive
+from spit.rules import PHASE_PLAY, PHASE_READY, PHASE_SLAP, SPIT_ACTION, move, play, slap
+from spit.ticks import ticks_add, ticks_diff
+
+# Salt of a seat's generator: seat 0 draws from derive(seed, _SALT), seat 1 from _SALT + 1.
+_SALT = const(0x5EA7)
+# In the last moments of a reaction the card is already on its way: a change on the
+# table then comes too late to stop the hand, and the card may land where it no
+# longer fits (and go back).
+HAND_MS = const(150)
+# A careless look can't tell spit piles apart that differ by this many cards or fewer.
+_CLOSE = const(3)
+# A face-up card that the spit tops take after a play counts as much as two cards of depth.
+_FIT_WEIGHT = const(2)
+# Digging weighs a face-up card on a pile above any depth.
+_UP_WEIGHT = const(64)
+
+
+class Level:
+    """A difficulty: reaction time ``mean_ms`` +- ``spread_ms`` (about one standard
+    deviation), never under ``floor_ms``, and ``care`` looks in 1000 careful."""
+
+    def __init__(self, name, mean_ms, spread_ms, floor_ms, care):
+        self.name = name
+        self.mean_ms = mean_ms
+        self.spread_ms = spread_ms
+        self.floor_ms = floor_ms
+        self.care = care
+
+    def __repr__(self):
+        return "Level(%r)" % self.name
+
+
+# Easiest first. Floors sit about 2.5 spreads under the mean, so they trim only the
+# rare fast tail and the mean stays where the table says.
+LEVELS = (
+    Level("relaxed", 1500, 400, 500, 400),
+    Level("steady", 1000, 250, 380, 750),
+    Level("quick", 650, 150, 280, 930),
+    Level("lightning", 400, 80, 200, 1000),
+)
+LEVEL_NAMES = tuple(level.name for level in LEVELS)
+
+
+def level_named(name):
+    for level in LEVELS:
+        if level.name == name:
+            return level
+    raise ValueError("no level %r; the levels are %s" % (name, ", ".join(LEVEL_NAMES)))
+
+
+class Cpu:
+    """The CPU player in ``seat`` (0 or 1) at a level (a name or a ``Level``).
+
+    Methods: ``choose(game)``, ``reaction_ms()``, ``wants_spit(game)``,
+    ``slap_choice(game)``, and the plan: ``look(game, now)``, ``done()``.
+    Attributes: ``action`` (the planned action or None) and ``due`` (when it
+    lands, a ``ticks_add`` value in ms).
+    """
+
+    def __init__(self, seat, level="steady", seed=0):
+        self.seat = seat
+        self.level = level if isinstance(level, Level) else level_named(level)
+        self.rng = derive(seed, _SALT + seat)
+        self.careful = True
+        # Scratch counts for scoring plays, kept to allocate nothing per look.
+        self._mine = bytearray(RANK_COUNT)
+        self._theirs = bytearray(RANK_COUNT)
+        self.action = None
+        self.due = 0
+
+    # -- the plan -----------------------------------------------------------
+
+    def look(self, game, now):
+        """Look at the table at ``now`` (ms); True if the CPU changed its mind.
+
+        The same choice keeps its time; a new one starts a fresh reaction, which also
+        draws how careful the CPU is, so it looks again before it settles on the
+        action. A hand already moving (due within ``HAND_MS``) is not stopped."""
+        if self.action is not None and ticks_diff(self.due, now) <= HAND_MS:
+            return False
+        action = self.choose(game)
+        if action == self.action:
+            return False
+        if action is not None:
+            self.due = ticks_add(now, self.reaction_ms())
+            action = self.choose(game)
+        self.action = action
+        return True
+
+    def done(self):
+        """The planned action has been tried; the next look plans afresh."""
+        self.action = None
+
+    # -- deciding -----------------------------------------------------------
+
+    def reaction_ms(self):
+        """Start a new reaction: draw how long it takes and whether this look is careful.
+
+        The time is the mean plus a sum of three uniform draws of +-spread (a cheap
+        bell curve whose standard deviation is about the spread), at least the floor."""
+        level = self.level
+        rng = self.rng
+        self.careful = rng.below(1000) < level.care
+        spread = level.spread_ms
+        width = 2 * spread + 1
+        ms = level.mean_ms - 3 * spread + rng.below(width) + rng.below(width) + rng.below(width)
+        return max(ms, level.floor_ms)
+
+    def choose(self, game):
+        """The action the CPU would take now, or None to wait. Draws nothing: the same
+        table gives the same answer until the next ``reaction_ms()``.
+
+        ``SPIT_ACTION`` means the CPU calls spit; it happens once both players call."""
+        phase = game.phase
+        if phase == PHASE_PLAY:
+            action = self._best_play(game)
+            if action is None:
+                action = self._best_dig(game)
+            if action is None and game.is_stuck():
+                action = SPIT_ACTION
+            return action
+        if phase == PHASE_READY:
+            return SPIT_ACTION
+        if phase == PHASE_SLAP:
+            return self.slap_choice(game)
+        return None
+
+    def wants_spit(self, game):
+        """Spit to start a round, or when nobody can move (an empty pack still agrees)."""
+        return game.phase == PHASE_READY or game.is_stuck()
+
+    def slap_choice(self, game):
+        """The slap for the smaller pile, or None if this seat may not slap now."""
+        seat = self.seat
+        if not game.may_slap(seat):
+            return None
+        if game.one_pile():
+            return slap(seat, 0)
+        pile = game.smaller_pile()
+        if not self.careful:
+            difference = len(game.middle[0]) - len(game.middle[1])
+            if -_CLOSE <= difference <= _CLOSE:
+                pile = seat
+        return slap(seat, pile)
+
+    # -- inside -------------------------------------------------------------
+
+    def _best_play(self, game):
+        seat = self.seat
+        piles = len(game.middle)
+        stock = game.stock[seat]
+        best = None
+        best_score = 0
+        for slot in range(game.slots):
+            cards = stock[slot]
+            if not cards:
+                continue
+            card = cards[-1]
+            for turn in range(piles):
+                # The near pile (the seat's own) first.
+                pile = (seat + turn) % piles
+                top = game.top(pile)
+                if top < 0 or not adjacent(card, top):
+                    continue
+                if not self.careful:
+                    return play(seat, slot, pile)
+                if best is None:
+                    _count_fits(game, seat, self._mine)
+                    _count_fits(game, 1 - seat, self._theirs)
+                score = len(cards) + _FIT_WEIGHT * self._leaves(game, card, pile)
+                if best is None or score > best_score:
+                    best = play(seat, slot, pile)
+                    best_score = score
+        return best
+
+    def _leaves(self, game, card, pile):
+        """How good the spit tops are after ``card`` lands on ``pile``: the face-up cards
+        of the CPU's that they then take, less the opponent's."""
+        mine = self._mine
+        theirs = self._theirs
+        # A card never fits its own rank, so the count for the new top leaves it out.
+        face = rank(card)
+        score = mine[face] - theirs[face]
+        if len(game.middle) == 2:
+            top = game.top(1 - pile)
+            face = rank(top)
+            score += mine[face] - theirs[face]
+            if adjacent(card, top):
+                score -= 1  # the card itself has left the stock
+        return score
+
+    def _best_dig(self, game):
+        """A move towards a hidden card. A careful look takes the pile closest to
+        turning one up (fewest face-up cards on it) and of those the deepest, and
+        stacks onto a same-rank top before it uses a gap; a careless look, or a dig
+        that needs a pile emptied first, takes the rules' own first dig."""
+        seat = self.seat
+        if self.careful:
+            stock = game.stock[seat]
+            face_up = game.face_up[seat]
+            stacking = game.options.stack == "on"
+            best = None
+            best_score = 0
+            for slot in range(game.slots):
+                cards = stock[slot]
+                if len(cards) <= face_up[slot]:
+                    continue
+                to_slot = _landing(stock, slot, stacking)
+                # Fewest face-up cards first: repeated digs then stay on one pile and
+                # turn its hidden card up instead of passing cards back and forth.
+                score = len(cards) - _UP_WEIGHT * face_up[slot]
+                if to_slot >= 0 and (best is None or score > best_score):
+                    best = move(seat, slot, to_slot)
+                    best_score = score
+            if best is not None:
+                return best
+        action = game.dig_move(seat)
+        return None if action < 0 else action
+
+
+def _count_fits(game, player, counts):
+    """``counts[r]``: how many of the player's face-up tops fit a top of rank ``r``."""
+    for face in range(RANK_COUNT):
+        counts[face] = 0
+    stock = game.stock[player]
+    for slot in range(game.slots):
+        cards = stock[slot]
+        if cards:
+            face = rank(cards[-1])
+            counts[(face + 1) % RANK_COUNT] += 1
+            counts[(face + RANK_COUNT - 1) % RANK_COUNT] += 1
+
+
+def _landing(stock, slot, stacking):
+    """Where the top of ``slot`` can go: a same-rank top (with stacking), else a gap, else -1."""
+    face = rank(stock[slot][-1])
+    gap = -1
+    for to_slot in range(len(stock)):
+        cards = stock[to_slot]
+        if to_slot == slot:
+            continue
+        if not cards:
+            if gap < 0:
+                gap = to_slot
+        elif stacking and rank(cards[-1]) == face:
+            return to_slot
+    return gap

@@ -1,0 +1,60 @@
+"""Games one after another at the device: the match, each game's table, the pause
+after a game, and who plays each seat (a person, or the CPU at a level).
+
+The main loop hands every debounced press to ``touch(button, t)`` and calls
+``run(now)`` on every pass, on the device and in the simulator alike.
+"""
+
+from micropython import const
+
+from spit.cpu import Cpu
+from spit.match import Match
+from spit.rules import PHASE_OVER
+from spit.table import Table
+from spit.ticks import ticks_diff
+
+# How long the game-over screen stays before the next game is laid out.
+NEXT_GAME_US = const(5_000_000)
+
+
+class Session:
+    """Constructor: ``Session(options, seed, levels=(None, None), listener=None,
+    on_game_over=None)``; ``levels`` names the CPU level of each seat the device
+    plays (None for a person), ``listener`` gets the controls' events and
+    ``on_game_over(game, match)`` is called once per finished game.
+    Attributes: ``match``, ``table`` (the current game's)."""
+
+    def __init__(self, options, seed, levels=(None, None), listener=None, on_game_over=None):
+        self.match = Match(options, seed)
+        self.levels = levels
+        self.listener = listener
+        self.on_game_over = on_game_over
+        self._over_at = -1
+        self._new_game()
+
+    def touch(self, button, t):
+        self.table.touch(button, t)
+
+    def run(self, now):
+        self.table.run(now)
+        game = self.table.game
+        if game.phase != PHASE_OVER:
+            return
+        if self._over_at < 0:
+            self._over_at = now
+            self.match.record(game.outcome())
+            if self.on_game_over is not None:
+                self.on_game_over(game, self.match)
+        elif ticks_diff(now, self._over_at) >= NEXT_GAME_US:
+            if self.match.winner() >= 0:
+                self.match = Match(self.match.options, game.seed)
+            self._new_game()
+
+    def _new_game(self):
+        game = self.match.new_game()
+        cpus = tuple(
+            None if level is None else Cpu(seat, level, game.seed)
+            for seat, level in enumerate(self.levels)
+        )
+        self.table = Table(game, self.listener, cpus)
+        self._over_at = -1

@@ -1,0 +1,64 @@
+"""One game at the device: presses in, first-touch order, the rules, the CPU seats.
+
+The table joins the arbiter and the controls, and lets CPU seats press buttons, so
+a CPU's press goes through the same arbitration as a person's. The main loop (on the
+device or in the simulator) hands every debounced press to ``touch(button, t)`` and
+calls ``run(now)`` on every pass.
+"""
+
+from spit.arbiter import Arbiter
+from spit.controls import Controls
+from spit.keys import button_id
+from spit.ticks import ticks_add, ticks_diff
+
+
+class Table:
+    """Constructor: ``Table(game, listener=None, cpus=(None, None), arbiter=None)``;
+    ``cpus`` holds a ``Cpu`` for each seat the device plays, ``listener`` gets the
+    controls' events. Attributes: ``game``, ``arbiter``, ``controls``."""
+
+    def __init__(self, game, listener=None, cpus=(None, None), arbiter=None):
+        self.game = game
+        self.arbiter = arbiter or Arbiter()
+        self.controls = Controls(game, listener, self.arbiter.tie_us)
+        self.cpus = cpus
+        self._commit = self._on_commit  # bound once: run() is called every pass
+        self._seen = [-1, -1]  # the history length each CPU seat last looked at
+        self._ms = 0  # the CPU seats' clock, in ms
+        self._last_us = -1
+
+    def touch(self, button, t):
+        """A press of ``button`` at ``t`` (ticks_us), debounced, in any order."""
+        self.arbiter.add(button, t)
+
+    def run(self, now):
+        """Commit the presses that are due, run the timers, let CPU seats act."""
+        self.arbiter.commit_due(now, self._commit)
+        self.controls.update(now)
+        if self.cpus[0] is not None or self.cpus[1] is not None:
+            self._run_cpus(now)
+
+    def _on_commit(self, button, t, tie):
+        self.controls.press(button, t)
+
+    def _run_cpus(self, now):
+        if self._last_us < 0:
+            self._last_us = now
+        whole_ms = ticks_diff(now, self._last_us) // 1000
+        self._ms = ticks_add(self._ms, whole_ms)
+        self._last_us = ticks_add(self._last_us, whole_ms * 1000)
+        game = self.game
+        seen = len(game.history)
+        for cpu in self.cpus:
+            if cpu is None:
+                continue
+            if self._seen[cpu.seat] != seen:
+                self._seen[cpu.seat] = seen
+                cpu.look(game, self._ms)
+            if cpu.action is None or ticks_diff(self._ms, cpu.due) < 0:
+                continue
+            presses = self.controls.presses_for(cpu.seat, cpu.action)
+            cpu.done()
+            self._seen[cpu.seat] = -1
+            for key in presses or ():
+                self.arbiter.add(button_id(cpu.seat, key), now)
