@@ -1,12 +1,14 @@
-"""Build game positions from card names, for tests.
+"""Game positions for tests: built from card names, and taken apart again.
 
-``position(["2C 7H", "", "KS", ...], [...], middle=["5S", "9D"])`` gives a game in
-play whose stock slots hold those cards (bottom to top, top face up) and whose
-spit piles show those cards; every card not placed goes into the packs, split
-as ``packs`` says, so the position still holds all 52.
+Every list is bottom to top, as the engine stores it: the last card of a stock slot
+is its face-up top, the last card of a pack is the next one spat.
+
+``position(["2C 7H", "", "KS"], ["5C"], ["6S", "9D"])`` is a game in play with those
+stock slots and spit piles. Every card not named is put somewhere out of the way, so
+each position still holds all 52.
 """
 
-from spit.cards import DECK_SIZE, parse_card
+from spit.cards import DECK_SIZE, card_name, parse_card
 from spit.options import Options
 from spit.rules import PHASE_PLAY, Game
 
@@ -15,28 +17,63 @@ def cards(text):
     return [parse_card(name) for name in text.split()]
 
 
-def position(stock1, stock2, middle, packs=None, options="", phase=PHASE_PLAY):
+def names(card_list):
+    return " ".join(card_name(card) for card in card_list)
+
+
+def position(stock1, stock2, middle=("", ""), packs=None, options="", rest="a", phase=PHASE_PLAY):
+    """A game in this position. ``stock1``/``stock2``: one text per slot; ``middle``:
+    one text per spit pile; ``packs``: per player, a text of card names or a number of
+    cards to take from those not named (by default the cards not named are split
+    between the packs). Cards still left go under spit pile a (``rest="a"``), under
+    pile b (``"b"``) or under a pack (``"1"``, ``"2"``)."""
     game = Game(1, Options.parse(options))
-    stocks = (stock1, stock2)
     placed = []
-    for player in (0, 1):
-        slots = [cards(text) for text in stocks[player]]
+    for player, stock in enumerate((stock1, stock2)):
+        slots = [cards(text) for text in stock]
         slots += [[] for _ in range(game.slots - len(slots))]
         game.stock[player] = slots
         game.face_up[player] = [1 if pile else 0 for pile in slots]
-        for pile in slots:
-            placed += pile
+        placed += [card for pile in slots for card in pile]
     game.middle = [cards(text) for text in middle]
-    for pile in game.middle:
-        placed += pile
-    rest = [card for card in range(DECK_SIZE) if card not in placed]
-    if len(placed) + len(rest) != DECK_SIZE:
-        raise ValueError("a card is placed twice")
-    first = len(rest) // 2 if packs is None else packs[0]
-    second = len(rest) - first if packs is None else packs[1]
-    game.pack = [rest[:first], rest[first : first + second]]
-    del rest[: first + second]
-    if rest:
-        game.middle[0][:0] = rest
+    placed += [card for pile in game.middle for card in pile]
+    named = [packs[p] if isinstance(packs[p], str) else "" for p in (0, 1)] if packs else ["", ""]
+    for player in (0, 1):
+        game.pack[player] = cards(named[player])
+        placed += game.pack[player]
+    assert len(set(placed)) == len(placed), "a card is named twice"
+    spare = [card for card in range(DECK_SIZE) if card not in placed]
+    counts = [len(spare) // 2, len(spare) - len(spare) // 2] if packs is None else packs
+    for player in (0, 1):
+        if not isinstance(counts[player], str):
+            game.pack[player][:0] = spare[: counts[player]]
+            del spare[: counts[player]]
+    under = {"a": game.middle[0], "1": game.pack[0], "2": game.pack[1]}
+    under["b"] = game.middle[1] if len(game.middle) > 1 else None
+    under[rest][:0] = spare
     game.phase = phase
     return game
+
+
+def plain(value):
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    if hasattr(value, "__dict__"):
+        return (type(value).__name__, plain(vars(value)))
+    return value
+
+
+def snapshot(game):
+    """Everything the game holds, as plain values (the generator's state included)."""
+    return plain(vars(game))
+
+
+def all_cards(game):
+    found = [card for pile in game.middle for card in pile]
+    for player in (0, 1):
+        found += game.pack[player]
+        for pile in game.stock[player]:
+            found += pile
+    return found

@@ -3,7 +3,7 @@
 import copy
 
 import pytest
-from positions import cards, position
+from positions import cards, position, snapshot
 from spit import keys
 from spit.controls import (
     CALLED,
@@ -42,10 +42,6 @@ class Table:
     def press(self, player, key, t=0):
         self.controls.press(button(player, key), t)
         return self.events[-1] if self.events else None
-
-
-def snapshot(game):
-    return copy.deepcopy((game.stock, game.face_up, game.pack, game.middle, game.phase))
 
 
 def simple(options="quick=off", **kw):

@@ -3,6 +3,7 @@ the whole input path (fake pins -> hard-IRQ capture -> debounce -> arbiter -> co
 -> rules), never break the game and never move a player's cards by the other's hand."""
 
 import pytest
+from positions import all_cards
 from spit import keys
 from spit.cards import DECK_SIZE
 from spit.options import Options
@@ -47,13 +48,10 @@ def stocks(game):
 
 
 def check_invariants(game):
-    everything = [card for pile in game.middle for card in pile]
-    for player in (0, 1):
-        everything += game.pack[player]
-        for cards in game.stock[player]:
-            everything += cards
-        assert len(game.stock[player]) == len(game.options.pile_sizes)
+    everything = all_cards(game)
     assert len(everything) == DECK_SIZE and len(set(everything)) == DECK_SIZE
+    for player in (0, 1):
+        assert len(game.stock[player]) == len(game.options.pile_sizes)
 
 
 def mash_games(seed, options, steps, seats=("human", "human"), start_us=0):

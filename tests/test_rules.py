@@ -1,13 +1,12 @@
 """The rules of SPEC section 2, one example position per rule and per option.
 
-Positions are written with card names: every list is bottom to top, as the engine
-stores it (the last card of a stock slot is its face-up top, the last card of a pack
-is the next one spat). ``table()`` puts every card it is not given somewhere out of
-the way, so each position still holds all 52.
+Positions are written with card names (``positions.position``); ``table()`` here
+gives a position whose packs hold only the cards named.
 """
 
 import pytest
-from spit.cards import DECK_SIZE, adjacent, card_name, parse_card
+from positions import all_cards, cards, names, position, snapshot
+from spit.cards import DECK_SIZE, adjacent, parse_card
 from spit.options import CHOICES, Options
 from spit.rules import (
     LOWEST_SCORE,
@@ -38,60 +37,9 @@ P1, P2 = 0, 1
 A, B = 0, 1  # spit piles: a is player 1's (the only one in a one-pile round), b player 2's
 
 
-def cards(text):
-    return [parse_card(name) for name in text.split()]
-
-
-def names(card_list):
-    return " ".join(card_name(card) for card in card_list)
-
-
-def table(stock1, stock2, middle=("", ""), packs=("", ""), options="", rest="a", phase=PHASE_PLAY):
-    """A game in this position. ``stock1``/``stock2``: one text per slot; ``middle``: one
-    text per spit pile; ``packs``: one text per player. The cards not named go under
-    spit pile a (``rest="a"``), under pile b (``"b"``) or under a pack (``"1"``, ``"2"``)."""
-    game = Game(1, Options.parse(options))
-    placed = []
-    for player, stock in ((P1, stock1), (P2, stock2)):
-        slots = [cards(text) for text in stock]
-        slots += [[] for _ in range(game.slots - len(slots))]
-        game.stock[player] = slots
-        game.face_up[player] = [1 if pile else 0 for pile in slots]
-        game.pack[player] = cards(packs[player])
-        placed += [card for pile in slots for card in pile] + game.pack[player]
-    game.middle = [cards(text) for text in middle]
-    placed += [card for pile in game.middle for card in pile]
-    assert len(set(placed)) == len(placed), "a card is named twice"
-    spare = [card for card in range(DECK_SIZE) if card not in placed]
-    under = {"a": game.middle[A], "2": game.pack[P2], "1": game.pack[P1]}
-    under["b"] = game.middle[B] if len(game.middle) > 1 else None
-    under[rest][:0] = spare
-    game.phase = phase
-    return game
-
-
-def plain(value):
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    if hasattr(value, "__dict__"):
-        return (type(value).__name__, plain(vars(value)))
-    return value
-
-
-def snapshot(game):
-    """Everything the game holds, as plain values (the generator's state included)."""
-    return plain(vars(game))
-
-
-def all_cards(game):
-    found = [card for pile in game.middle for card in pile]
-    for player in (P1, P2):
-        found += game.pack[player]
-        for pile in game.stock[player]:
-            found += pile
-    return found
+def table(stock1, stock2, middle=("", ""), packs=("", ""), options="", **kw):
+    """A position whose packs hold only the cards named (see ``positions.position``)."""
+    return position(stock1, stock2, middle, packs, options, **kw)
 
 
 def assert_whole(game):

@@ -12,6 +12,7 @@ import pickle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from positions import snapshot
 from spit.cards import DECK_SIZE, rank
 from spit.options import CHOICES, Options
 from spit.rng import Rng
@@ -61,20 +62,6 @@ def well_formed(slots):
             actions += [play(player, slot, pile) for pile in (0, 1)]
             actions += [move(player, slot, to_slot) for to_slot in range(slots)]
     return actions
-
-
-def plain(value):
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    if hasattr(value, "__dict__"):
-        return (type(value).__name__, plain(vars(value)))
-    return value
-
-
-def snapshot(game):
-    return plain(vars(game))
 
 
 def frozen(game):
