@@ -11,17 +11,16 @@ from drivers.buttons import reserve_emergency_exception_buffer
 reserve_emergency_exception_buffer()
 
 import hardware_setup  # noqa: E402  (after the buffer: it registers hard IRQs)
-from drivers.debounce import Debouncer  # noqa: E402
+from handheld import Handheld  # noqa: E402
 from spit import keys, textview  # noqa: E402
 from spit.options import Options  # noqa: E402
-from spit.session import Session  # noqa: E402
 
 
 class Console:
     """Prints the table and the last event when either changes."""
 
     def __init__(self):
-        self.session = None
+        self.handheld = None
         self.event = ""
         self._shown = -1
 
@@ -30,40 +29,37 @@ class Console:
         self._shown = -1
 
     def show(self):
-        table = self.session.table
+        table = self.handheld.session.table
+        match = self.handheld.session.match
         stamp = len(table.game.history) * 4 + table.game.phase
         if stamp == self._shown:
             return
         self._shown = stamp
-        match = self.session.match
-        print(
-            "\n".join(
-                textview.lines(
-                    table.game, table.controls, match.options.word, self.event, match.wins
-                )
-            )
-        )
+        word = match.options.word
+        print("\n".join(textview.lines(table.game, table.controls, word, self.event, match.wins)))
+
+
+def held_at_power_on(mask):
+    names = [keys.button_name(b) for b in range(keys.BUTTON_COUNT) if mask >> b & 1]
+    return "held at power-on, ignored until released: " + ", ".join(names)
 
 
 def main():
-    capture = hardware_setup.buttons(time.ticks_us)
     console = Console()
-    session = Session(Options(), time.ticks_us(), listener=console.on_event)
-    console.session = session
-    debouncer = Debouncer(capture, session.touch, time.ticks_us())
-    held = debouncer.held_since_start
-    if held:
-        names = [keys.button_name(b) for b in range(keys.BUTTON_COUNT) if held >> b & 1]
-        print("held at power-on, ignored until released:", ", ".join(names))
-    overflows = 0
+    capture = hardware_setup.buttons(time.ticks_us)
+    now = time.ticks_us()
+    handheld = Handheld(capture, now, Options(), now, listener=console.on_event)
+    console.handheld = handheld
+    if handheld.debouncer.held_since_start:
+        print(held_at_power_on(handheld.debouncer.held_since_start))
+    lost = 0
     while True:
-        now = time.ticks_us()
-        debouncer.update(now)
-        session.run(now)
+        handheld.step(time.ticks_us())
         console.show()
-        if capture.overflows != overflows:
-            overflows = capture.overflows
-            print("button ring overflowed: %d presses lost" % overflows)
+        if handheld.overflows() != lost:
+            lost = handheld.overflows()
+            print("presses lost to a full buffer: %d" % lost)
 
 
-main()
+if __name__ == "__main__":
+    main()

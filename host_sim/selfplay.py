@@ -1,6 +1,6 @@
 """Self-play from the command line: CPU against CPU, one JSON line per game, then a summary.
 
-    python -m host_sim.selfplay --seed 7 --games 20 --level-1 quick --stack on
+    python -m host_sim.selfplay --seed 7 --games 20 --p1 quick --stack on
     python -m host_sim.selfplay --seed 7 --games 20 --vm micropython
 
 ``--vm micropython`` runs the very same firmware code (``spit.selfplay.run_lines``)
@@ -13,8 +13,9 @@ import argparse
 import sys
 
 from spit.cpu import LEVEL_NAMES
-from spit.options import CHOICES, Options
 from spit.selfplay import run_lines
+
+from host_sim.flags import add_rule_options, options_of
 
 VMS = ("cpython", "micropython")
 
@@ -28,20 +29,14 @@ def parser():
     parse.add_argument("--games", type=int, default=10, help="games to play (default 10)")
     for seat in (1, 2):
         parse.add_argument(
-            "--level-%d" % seat,
+            "--p%d" % seat,
             choices=LEVEL_NAMES,
             default="steady",
             help="player %d's level (default steady)" % seat,
         )
     parse.add_argument("--vm", choices=VMS, default="cpython", help="where the firmware code runs")
-    rules = parse.add_argument_group("rule options (default first)")
-    for name, values in CHOICES:
-        rules.add_argument("--" + name, choices=values, default=values[0], help="|".join(values))
+    add_rule_options(parse)
     return parse
-
-
-def options_of(args):
-    return Options(**{name: getattr(args, name) for name, _ in CHOICES})
 
 
 def vm_code(seed, games, options, levels):
@@ -66,7 +61,7 @@ def main(argv=None):
     if args.games < 0:
         sys.exit("--games must be 0 or more")
     options = options_of(args)
-    levels = (args.level_1, args.level_2)
+    levels = (args.p1, args.p2)
     if args.vm == "micropython":
         sys.stdout.write(run_in_vm(vm_code(args.seed, args.games, options, levels)))
     else:

@@ -15,15 +15,14 @@ import sys
 import time
 
 from drivers.buttons import IrqButtons
-from drivers.debounce import Debouncer
+from handheld import Handheld
 from machine import Pin
 from spit import keys, textview
 from spit.cpu import LEVEL_NAMES
-from spit.options import CHOICES, Options
-from spit.session import Session
 from spit.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 
 from host_sim import terminal
+from host_sim.flags import add_rule_options, options_of
 
 HUMAN = "human"
 PRESS_US = 40_000  # how long a key press holds the button down
@@ -38,15 +37,18 @@ for _player, (_name, _cards, _left, _right, _spit) in enumerate(terminal.KEYS):
 
 
 class Device:
-    """The simulated handheld: 16 button pins, IRQ capture, debounce and the session."""
+    """The simulated handheld: 16 fake button pins and IRQ capture around the firmware's own
+    main loop (``handheld.Handheld``)."""
 
     def __init__(self, clock, options, seed, seats=(HUMAN, HUMAN)):
         self.clock = clock
         self.pins = [Pin(i, Pin.IN, Pin.PULL_UP) for i in range(keys.BUTTON_COUNT)]
         self.buttons = IrqButtons(self.pins, clock)
         levels = tuple(None if seat == HUMAN else seat for seat in seats)
-        self.session = Session(options, seed, levels, self._event, self._game_over)
-        self.debouncer = Debouncer(self.buttons, self.session.touch, clock())
+        self.handheld = Handheld(
+            self.buttons, clock(), options, seed, levels, self._event, self._game_over
+        )
+        self.session = self.handheld.session
         self.last_event = ""
         self.finished = []  # the games played, as result dicts
         self._releases = []
@@ -65,8 +67,7 @@ class Device:
             if ticks_diff(now, release[1]) >= 0:
                 self.pins[release[0]].release()
                 self._releases.remove(release)
-        self.debouncer.update(now)
-        self.session.run(now)
+        self.handheld.step(now)
 
     def lines(self):
         table = self.session.table
@@ -119,20 +120,15 @@ def parse_args(argv):
     parser.add_argument("--seed", type=int, default=None, help="the match seed (default: time)")
     parser.add_argument("--headless", action="store_true", help="CPU against CPU, no screen")
     parser.add_argument("--games", type=int, default=1, help="games to play with --headless")
-    for name, values in CHOICES:
-        parser.add_argument("--" + name, choices=values, default=values[0])
+    add_rule_options(parser)
     return parser.parse_args(argv)
-
-
-def options_from(args):
-    return Options(**{name: getattr(args, name) for name, _ in CHOICES})
 
 
 def run_headless(args, out=sys.stdout):
     """CPU against CPU through the whole input path, 1 ms per main-loop pass."""
     seats = [level if level != HUMAN else "steady" for level in (args.p1, args.p2)]
     clock = SimulatedClock()
-    device = Device(clock, options_from(args), args.seed or 1, seats)
+    device = Device(clock, options_of(args), 1 if args.seed is None else args.seed, seats)
     printed = 0
     while printed < args.games:
         device.step()
@@ -147,7 +143,7 @@ def run_terminal(args):
     import curses
 
     seed = args.seed if args.seed is not None else time.time_ns() % 1_000_000
-    device = Device(wall_clock, options_from(args), seed, (args.p1, args.p2))
+    device = Device(wall_clock, options_of(args), seed, (args.p1, args.p2))
 
     def play(screen):
         curses.curs_set(0)

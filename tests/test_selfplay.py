@@ -229,7 +229,7 @@ def run_cli(*args):
 
 
 def test_the_command_line_prints_a_line_per_game_and_a_summary():
-    out = run_cli("--seed", "3", "--games", "4", "--level-2", "quick", "--stack", "on")
+    out = run_cli("--seed", "3", "--games", "4", "--p2", "quick", "--stack", "on")
     lines = out.splitlines()
     assert len(lines) == 5
     assert [json.loads(line)["seed"] for line in lines[:4]] == [game_seed(3, i) for i in range(4)]
