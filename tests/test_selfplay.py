@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from positions import cards, position
-from spit.cpu import Cpu
+from spit.cpu import LEVELS, Cpu
 from spit.options import CHOICES, Options
 from spit.rules import PHASE_PLAY, PHASE_READY, SPIT_ACTION, Game, play
 from spit.selfplay import (
@@ -209,6 +209,27 @@ def test_every_option_value_plays_whole_games(name, value):
         result = play_game(game_seed(30, index), options, ("quick", "steady"))
         assert result.winner in (1, 2), result_line(result)
         assert sum(result.cards) == 52
+
+
+RULE_CLASSES = [
+    Options(layout=layout, middle=middle, pick=pick, stack=stack, score=score)
+    for layout in ("1-5", "3x5", "1-4")
+    for middle in ("two", "one")
+    for pick in ("slap", "winner")
+    for stack in ("off", "on")
+    for score in ("out", "points")
+]
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("index", range(len(RULE_CLASSES)))
+def test_soak_thousands_of_games_end_with_every_card_accounted_for(index):
+    options = RULE_CLASSES[index]
+    levels = [level.name for level in LEVELS]
+    for game in range(60):
+        pair = (levels[game % 4], levels[game // 4 % 4])
+        result = play_game(game_seed(index, game), options, pair)
+        assert result.winner in (1, 2) and sum(result.cards) == 52, result_line(result)
 
 
 def test_mixed_options_play_whole_games():

@@ -28,6 +28,7 @@ from spit import keys
 from spit.cards import adjacent
 from spit.rules import (
     MOVE,
+    NO_CARD,
     NO_FIT,
     PHASE_PLAY,
     PHASE_READY,
@@ -211,9 +212,9 @@ class Controls:
 
     def unslapped_action(self):
         """How the device settles a round nobody slapped: a player who cleared their
-        stock is given the smaller pile; after a stall each
-        takes their own spit pile, and the lone pile goes to the player with more
-        stock left (on equal stock, to the player who spat onto it last)."""
+        stock is given the smaller pile; after a stall each takes their own spit pile,
+        and the lone pile goes to the player with more stock left (on equal stock, to
+        the player who spat onto it last)."""
         game = self.game
         if game.cleared >= 0:
             return slap(game.cleared, game.smaller_pile())
@@ -246,7 +247,7 @@ class Controls:
             self.listener(PUT_BACK, player, held)
         card = game.stock_top(player, slot)
         if card < 0:
-            self.listener(REFUSED, player, "no card there")
+            self.listener(REFUSED, player, NO_CARD)
             return
         pile = self._only_fit(card) if game.options.quick == "on" else -1
         if pile >= 0:
