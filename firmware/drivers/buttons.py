@@ -22,9 +22,9 @@ edge, with tens of µs of jitter, and two pins pending together are served lower
 first, 46 µs apart. The arbiter's tie window absorbs that skew.
 """
 
-from array import array
-
 from micropython import const
+
+from drivers.ring import Ring
 
 _DEFAULT_RING = const(64)
 
@@ -44,46 +44,26 @@ class IrqButtons:
     def __init__(self, pins, clock, ring_size=_DEFAULT_RING):
         self._pins = pins
         self._clock = clock
-        # One slot stays empty so that head == tail means empty, without a count
-        # that both the handler and the main loop would have to write.
-        self._slots = ring_size + 1
-        self._ids = array("B", bytes(self._slots))
-        self._times = array("i", [0] * self._slots)
-        self._head = 0  # written only by the handlers
-        self._tail = 0  # written only by the main loop
-        self.overflows = 0
+        self._ring = Ring(ring_size, "B")
         for button, pin in enumerate(pins):
             pin.irq(trigger=pin.IRQ_FALLING, handler=self._handler_for(button), hard=True)
+
+    @property
+    def overflows(self):
+        return self._ring.overflows
 
     def _handler_for(self, button):
         # A closure over just (self, button): MicroPython calls a closure with up to five
         # words of captured values and arguments from the C stack, allocating nothing.
+        # ticks_us values are below 2**30, small ints on the RP2040: no allocation either.
         def on_edge(_pin):
-            head = self._head
-            nxt = head + 1
-            if nxt == self._slots:
-                nxt = 0
-            if nxt == self._tail:
-                self.overflows += 1
-                return
-            self._ids[head] = button
-            # ticks_us values are below 2**30, small ints on the RP2040: no allocation.
-            self._times[head] = self._clock()
-            self._head = nxt
+            self._ring.put(button, self._clock())
 
         return on_edge
 
     def drain(self, consumer):
         """Pass every captured ``(button, t)`` to ``consumer``, oldest first."""
-        tail = self._tail
-        while tail != self._head:
-            button = self._ids[tail]
-            t = self._times[tail]
-            tail += 1
-            if tail == self._slots:
-                tail = 0
-            self._tail = tail
-            consumer(button, t)
+        self._ring.drain(consumer)
 
     def is_pressed(self, button):
         return not self._pins[button].value()

@@ -61,12 +61,12 @@ Class variables
 # ruff: noqa: F821  (the PIO assembler provides the instruction names to the program)
 
 import sys
-from array import array
 
 from micropython import const
 from rp2 import PIO, StateMachine, asm_pio
 
 from drivers.pio_events import PioDecoder
+from drivers.ring import Ring
 
 _PROG_EXECCTRL = const(3)  # index of EXECCTRL in the list asm_pio returns
 _RX_ROOM_FOR_PAIR = const(7)  # FIFO level below which a whole pair fits (8 words joined)
@@ -115,13 +115,10 @@ change_capture[_PROG_EXECCTRL] |= status_rx_below(_RX_ROOM_FOR_PAIR)
 
 class PioButtons:
     def __init__(self, in_base, clock, sys_hz, sm_id=0, ring_size=_DEFAULT_RING, button_bits=None):
-        self._slots = ring_size + 1
-        self._pins = array("i", [0] * self._slots)
-        self._counters = array("i", [0] * self._slots)
-        self._head = 0  # written only by the FIFO handler
-        self._tail = 0  # written only by the main loop
-        self.overflows = 0
+        self._ring = Ring(ring_size)
         self._decoder = PioDecoder(sys_hz, button_bits)
+        self._consumer = None
+        self._feed = self._on_pair  # bound once: drain() is called every main-loop pass
         sm = StateMachine(sm_id, change_capture, in_base=in_base)
         self._sm = sm
         # Y = 0 makes the first tick a heartbeat, which pushes the levels at start.
@@ -133,34 +130,24 @@ class PioButtons:
         self._decoder.start(pins, counter, clock())
         PIO(sm_id >> 2).irq(handler=self._on_fifo, trigger=1 << (sm_id & 3), hard=True)
 
+    @property
+    def overflows(self):
+        return self._ring.overflows
+
     def _on_fifo(self, _pio):
-        # Hard IRQ, level-triggered while the FIFO is not empty: move whole pairs.
+        # Hard IRQ, level-triggered while the FIFO is not empty: move whole pairs
+        # (arguments are evaluated in order: the pins word, then the counter).
         sm = self._sm
         while sm.rx_fifo() >= 2:
-            pins = sm.get()
-            counter = sm.get()
-            head = self._head
-            nxt = head + 1
-            if nxt == self._slots:
-                nxt = 0
-            if nxt == self._tail:
-                self.overflows += 1
-                continue
-            self._pins[head] = pins
-            self._counters[head] = counter
-            self._head = nxt
+            self._ring.put(sm.get(), sm.get())
 
     def drain(self, consumer):
         """Decode every captured pair, passing presses to ``consumer(button, t)``."""
-        tail = self._tail
-        while tail != self._head:
-            pins = self._pins[tail]
-            counter = self._counters[tail]
-            tail += 1
-            if tail == self._slots:
-                tail = 0
-            self._tail = tail
-            self._decoder.feed(pins, counter, consumer)
+        self._consumer = consumer
+        self._ring.drain(self._feed)
+
+    def _on_pair(self, pins, counter):
+        self._decoder.feed(pins, counter, self._consumer)
 
     def is_pressed(self, button):
         return self._decoder.is_pressed(button)
