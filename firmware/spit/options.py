@@ -54,9 +54,6 @@ class Options:
         values_of(name)
         return getattr(self, name)
 
-    def copy(self):
-        return Options.parse(self.text())
-
     @property
     def pile_sizes(self):
         return LAYOUTS[self.layout]
