@@ -4,6 +4,7 @@ The same on the Pico (``main.py``) and in the simulator, which hands it fake pin
 """
 
 from drivers.debounce import Debouncer
+from spit.arbiter import Arbiter
 from spit.session import Session
 
 
@@ -11,13 +12,16 @@ class Handheld:
     """Constructor: ``Handheld(capture, now, options, seed, levels=(None, None),
     listener=None, on_game_over=None)``: ``capture`` is a button capture backend
     (``IrqButtons`` or ``PioButtons``), ``now`` the time of the first pin reading;
-    the rest is the ``Session``'s. Attributes: ``session``, ``debouncer``."""
+    the rest is the ``Session``'s. The arbiter is the device's: built once here, at
+    power-on, so the fair tie rule runs from power-on to power-off.
+    Attributes: ``arbiter``, ``session``, ``debouncer``."""
 
     def __init__(
         self, capture, now, options, seed, levels=(None, None), listener=None, on_game_over=None
     ):
         self.capture = capture
-        self.session = Session(options, seed, levels, listener, on_game_over)
+        self.arbiter = Arbiter()
+        self.session = Session(options, seed, levels, listener, on_game_over, self.arbiter)
         self.debouncer = Debouncer(capture, self.session.touch, now)
 
     def step(self, now):
@@ -27,4 +31,4 @@ class Handheld:
 
     def overflows(self):
         """Presses lost because a buffer was full (the capture ring or the arbiter)."""
-        return self.capture.overflows + self.session.table.arbiter.overflows
+        return self.capture.overflows + self.arbiter.overflows

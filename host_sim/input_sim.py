@@ -9,10 +9,8 @@ times are known. Two models of how an edge reaches the handler:
   the handler runs up to ``max_delay_us`` later, so presses of different pins arrive out
   of order. Edges of one pin are delivered in order and merge while one waits, as the
   RP2040's per-pin interrupt latch does.
-- ``DeviceIrq``: the pin-IRQ timing measured in SPEC 4: a hard handler starts about
-  15 µs after the edge plus a random delay of up to ``jitter_us`` (the CPU finishing
-  something else), reads the clock 16 µs in (31 µs after the edge), and one interrupt
-  serves every pending pin in GPIO order, 46 µs apart.
+- ``DeviceIrq``: the rp2 port's pin interrupts: entry latency and jitter, then each
+  group of eight GPIO read once per entry and its pending pins served in GPIO order.
 
 Button ``b`` is wired to GPIO ``b``. Times are whole microseconds since the start of the
 run; the firmware sees them as ``ticks_us`` values, ``(origin + time) mod 2**30``.
@@ -23,6 +21,7 @@ import random
 
 from drivers.buttons import IrqButtons
 from drivers.debounce import RELEASE_US, Debouncer
+from drivers.ring import Ring
 from machine import Pin
 from spit.arbiter import Arbiter
 from spit.keys import BUTTON_COUNT
@@ -72,11 +71,19 @@ class Clock:
 
 
 class DelayedDelivery:
-    """Exact stamps, handlers run late and out of order across pins."""
+    """Exact stamps that reach the main loop late and out of order across pins, as the
+    PIO backend's do (its FIFO interrupt follows the stamp by tens of µs, more when
+    another interrupt runs first): the arbiter's settle window must put them in order.
+    Edges of one pin are delivered in order and merge while one waits, as the RP2040's
+    per-pin interrupt latch does."""
 
     def __init__(self, rng, max_delay_us):
         self.rng = rng
         self.max_delay_us = max_delay_us
+
+    def capture(self, pins, clock, ring_size):
+        self._stamps = ExactStamps(pins, ring_size)
+        return self._stamps
 
     def attach(self, sim):
         self.sim = sim
@@ -85,33 +92,76 @@ class DelayedDelivery:
 
     def falling_edge(self, gpio, time):
         if gpio in self._waiting:
-            return  # the pin's latch is already set: the edges merge
+            return
         self._waiting.add(gpio)
         delivery = max(time + self.rng.randint(0, self.max_delay_us), self._last_delivery[gpio])
         self._last_delivery[gpio] = delivery
         self.sim.schedule(delivery, self._deliver, (gpio, time))
 
-    def _deliver(self, gpio, stamp):
+    def _deliver(self, gpio, time):
         self._waiting.discard(gpio)
-        self.sim.run_handler(gpio, stamp)
+        self._stamps.put(gpio, self.sim.ticks_at(time))
+
+
+class ExactStamps:
+    """A capture backend fed exact ``(button, stamp)`` pairs: the real ring, and the
+    levels of the fake pins."""
+
+    def __init__(self, pins, ring_size):
+        self._ring = Ring(ring_size, "B")
+        self._pins = pins
+
+    @property
+    def overflows(self):
+        return self._ring.overflows
+
+    def put(self, button, stamp):
+        self._ring.put(button, stamp)
+
+    def drain(self, consumer):
+        self._ring.drain(consumer)
+
+    def pressed_mask(self):
+        mask = 0
+        for button, pin in enumerate(self._pins):
+            if not pin.value():
+                mask |= 1 << button
+        return mask
 
 
 class DeviceIrq:
-    """SPEC 4's pin-IRQ timing: entry latency, jitter, GPIO-order service."""
+    """How MicroPython's rp2 port delivers pin interrupts (``gpio_irq`` in
+    ``ports/rp2/machine_pin.c``; SPEC 4).
 
-    ENTRY_US = 15
-    READ_US = 16
-    HANDLER_US = 46
+    One interrupt entry reads the status of GPIO 0-7 once, calls the handler of each
+    pin pending then, in GPIO order, then does the same for GPIO 8-15. A pin whose
+    edge comes after its group was read stays pending: the interrupt is entered
+    again once this one returns. An edge on a pin already pending merges into it.
 
-    def __init__(self, rng, jitter_us=50):
+    Times, from the emulated RP2040 (SPEC 4): a lone press is stamped ``ENTRY_US``
+    after its edge plus up to ``jitter_us`` (the CPU finishing other work; 6 µs
+    measured on the emulated chip, 10 assumed here); the
+    group is read ``READ_US`` before the first handler reads the clock; one handler
+    takes ``HANDLER_US``. These are the model's figures, not measurements.
+    """
+
+    ENTRY_US = 20
+    READ_US = 4
+    HANDLER_US = 56
+    GROUPS = 2  # GPIO 0-7 and 8-15: the buttons
+
+    def __init__(self, rng, jitter_us=10):
         self.rng = rng
         self.jitter_us = jitter_us
+
+    def capture(self, pins, clock, ring_size):
+        return IrqButtons(pins, clock, ring_size)
 
     def attach(self, sim):
         self.sim = sim
         self._pending = {}  # gpio -> time of its first unserved edge
         self._in_service = False  # an interrupt is due or running
-        self._busy_until = 0
+        self._busy_until = -self.ENTRY_US
 
     def falling_edge(self, gpio, time):
         self._pending.setdefault(gpio, time)
@@ -124,23 +174,23 @@ class DeviceIrq:
 
     def _schedule_entry(self, edge_time):
         self._in_service = True
-        entry = max(edge_time + self.ENTRY_US + self.jitter(), self._busy_until)
-        self.sim.schedule(entry, self._scan)
+        start = max(edge_time + self.jitter(), self._busy_until)
+        self.sim.schedule(start + self.ENTRY_US - self.READ_US, self._read_group, (0,))
 
-    def _scan(self, start=0):
-        # One interrupt walks GPIO upward from 0 and serves each pin pending when the
-        # walk reaches it; a pin below the walk that becomes pending waits for the next.
+    def _read_group(self, group):
         now = self.sim.time
-        for gpio in range(start, BUTTON_COUNT):
-            if gpio in self._pending:
-                del self._pending[gpio]
-                self.sim.schedule(now + self.READ_US, self.sim.run_handler, (gpio, None))
-                self.sim.schedule(now + self.HANDLER_US, self._scan, (gpio + 1,))
-                return
-        self._busy_until = now
-        self._in_service = False
-        if self._pending:
-            self._schedule_entry(min(self._pending.values()))
+        if group == self.GROUPS:
+            self._busy_until = now
+            self._in_service = False
+            if self._pending:
+                self._schedule_entry(min(self._pending.values()))
+            return
+        served = sorted(g for g in self._pending if g // 8 == group)
+        for k, gpio in enumerate(served):
+            del self._pending[gpio]
+            at = now + self.READ_US + k * self.HANDLER_US
+            self.sim.schedule(at, self.sim.run_handler, (gpio,))
+        self.sim.schedule(now + len(served) * self.HANDLER_US, self._read_group, (group + 1,))
 
 
 class InputSim:
@@ -166,7 +216,7 @@ class InputSim:
         self.rng = rng or random.Random(0)
         self.loop_us = loop_us
         self.pins = [Pin(b, Pin.IN, Pin.PULL_UP) for b in range(BUTTON_COUNT)]
-        self.buttons = IrqButtons(self.pins, self.clock, ring_size)
+        self.buttons = delivery.capture(self.pins, self.clock, ring_size)
         self.arbiter = arbiter or Arbiter()
         self.committed = []  # (button, stamp as simulated time, tie, commit time)
         self._events = []
@@ -196,20 +246,23 @@ class InputSim:
             action(*args)
         return self.committed
 
-    def run_handler(self, gpio, stamp):
-        """Run the pin's real handler; the clock reads ``stamp`` if given, else now."""
-        now = self.clock.time
-        if stamp is not None:
-            self.clock.time = stamp
+    def run_handler(self, gpio):
+        """Run the pin's real handler now, as its interrupt does."""
         self.pins[gpio].fire()
-        self.clock.time = now
+
+    def ticks_at(self, time):
+        """The ``ticks_us`` value at simulated ``time``."""
+        return (self.clock.origin + time) % TICKS_PERIOD
 
     def stamp_time(self, stamp):
         """The simulated time of a committed stamp (assumes it is within 2**29 µs of now)."""
         return self.clock.time + ticks_diff(stamp, self.clock())
 
     def _contact(self, button, pressed):
-        if self.pins[button].drive(0 if pressed else None, fire=False):
+        pin = self.pins[button]
+        was_high = pin.value()
+        pin.drive(0 if pressed else None, fire=False)
+        if was_high and not pin.value():
             self.delivery.falling_edge(button, self.clock.time)
 
     def _main_loop(self, until):

@@ -1,116 +1,162 @@
 """A cycle-counting model of one RP2040 PIO state machine, and a fake ``rp2`` around it.
 
-Enough of the PIO to run ``drivers.pio_capture`` on CPython: the instructions that
-program uses (jmp, mov, in, set, nop), delays, wrap, autopush, the joined RX FIFO and
-``mov x, status``, with the register layouts of the RP2040 datasheet (EXECCTRL wrap
-bottom bits 7-11, wrap top 12-16, STATUS_SEL bit 4, STATUS_N bits 0-3; SHIFTCTRL
-autopush bit 16, IN_SHIFTDIR 18, PUSH_THRESH 20-24, FJOIN 30-31). An autopush into a
-full FIFO raises ``Stalled``: the real machine would stop and its counter with it.
+Enough of the PIO to run ``drivers.pio_capture`` on CPython. ``asm_pio`` assembles as
+MicroPython 1.28's ``rp2.asm_pio`` does (``ports/rp2/modules/rp2.py``): 16-bit
+instruction words with the RP2040 datasheet's encodings, two passes for forward labels,
+and the nine-field list it returns since 1.26 (the program, load offsets for PIO0, PIO1
+and PIO2, EXECCTRL, SHIFTCTRL, then out, set and side-set pin settings). ``Machine``
+then decodes and runs those words, reading EXECCTRL and SHIFTCTRL at the datasheet's
+bit positions (EXECCTRL wrap bottom bits 7-11, wrap top 12-16, STATUS_SEL bit 4,
+STATUS_N bits 0-3; SHIFTCTRL autopush bit 16, IN_SHIFTDIR 18, PUSH_THRESH 20-24, FJOIN
+30-31): what the firmware patches into the list is what the machine runs. An autopush
+into a full FIFO raises ``Stalled``: the real machine would stop and its counter with it.
 
-``install()`` puts a fake ``rp2`` module in ``sys.modules``: ``asm_pio`` assembles into
-``Instr`` objects, ``StateMachine`` runs a ``Machine`` whose inputs come from
-``rp2.levels(cycle)``, and ``PIO.irq`` records the handler so that ``rp2.run`` can call
-it, level-triggered, while the RX FIFO is not empty.
+``install()`` puts a fake ``rp2`` module in ``sys.modules``: ``StateMachine`` runs a
+``Machine`` whose inputs come from ``rp2.levels(cycle)``, and ``PIO.irq`` records the
+handler so that ``rp2.run`` can call it, level-triggered, while the RX FIFO is not empty.
 """
 
 import sys
 import types
+from array import array
 from collections import deque
 
 MASK = 0xFFFFFFFF
+
+# asm_pio's fields, as MicroPython >= 1.26 returns them.
+PROG_DATA = 0
+PROG_EXECCTRL = 4
+PROG_SHIFTCTRL = 5
+PROG_FIELDS = 9
+
+# Operand values of MicroPython's assembler (its _pio_funcs).
+OPERANDS = {
+    "gpio": 0, "pins": 0, "x": 1, "y": 2, "null": 3, "pindirs": 4, "pc": 5, "status": 5,
+    "isr": 6, "osr": 7, "exec": 8, "not_x": 1, "x_dec": 2, "not_y": 3, "y_dec": 4,
+    "x_not_y": 5, "pin": 6, "not_osre": 7, "noblock": 0x01, "block": 0x21,
+}  # fmt: skip
 
 
 class Stalled(AssertionError):
     pass
 
 
-class Instr:
-    def __init__(self, op, *args):
-        self.op = op
-        self.args = args
-        self.delay = 0
+class Emitter:
+    """Builds the program words, as MicroPython's PIOASMEmit does for what this uses."""
 
-    def __getitem__(self, delay):
-        self.delay = delay
-        return self
-
-    def __repr__(self):
-        return "%s%r[%d]" % (self.op, self.args, self.delay)
-
-
-class Assembler:
-    """Collects a program written with MicroPython's PIO assembler names."""
-
-    OPERANDS = {
-        "pins": "pins", "x": "x", "y": "y", "null": "null", "isr": "isr", "osr": "osr",
-        "status": "status", "pc": "pc", "y_dec": "y--", "x_dec": "x--", "not_x": "!x",
-        "not_y": "!y", "x_not_y": "x!=y", "noblock": "noblock", "block": "block",
-    }  # fmt: skip
-
-    def __init__(self):
-        self.code = []
+    def __init__(self, in_shiftdir, autopush, push_thresh, fifo_join):
+        shiftctrl = (
+            fifo_join << 30 | (push_thresh & 0x1F) << 20 | in_shiftdir << 18 | autopush << 16
+        )
+        self.prog = [array("H"), -1, -1, -1, 0, shiftctrl, None, None, None]
         self.labels = {}
-        self.wrap_target = 0
-        self.wrap_top = None
+        self.wrap_used = False
+        self.pass_ = 0
+        self.num_instr = 0
 
     def names(self):
-        names = dict(self.OPERANDS)
+        names = dict(OPERANDS)
         names.update(
-            invert=lambda src: ("invert", src),
-            reverse=lambda src: ("reverse", src),
-            wrap_target=self._wrap_target,
-            wrap=self._wrap,
-            label=self._label,
+            invert=lambda src: src | 0x08,
+            reverse=lambda src: src | 0x10,
+            wrap_target=self.wrap_target,
+            wrap=self.wrap,
+            label=self.label,
+            jmp=self.jmp,
+            mov=self.mov,
+            in_=self.in_,
+            set=self.set,
+            nop=self.nop,
         )
-        for op in ("jmp", "mov", "in_", "set", "nop", "push", "pull", "out", "irq", "wait"):
-            names[op] = self._emitter(op.rstrip("_"))
         return names
 
-    def _emitter(self, op):
-        def emit(*args):
-            instr = Instr(op, *args)
-            self.code.append(instr)
-            return instr
+    def start_pass(self, pass_):
+        if pass_ == 1 and not self.wrap_used and self.num_instr:
+            self.wrap()
+        self.pass_ = pass_
+        self.num_instr = 0
 
-        return emit
+    def __getitem__(self, delay):
+        if self.pass_ > 0:
+            assert delay <= 31, "delay too large"
+            self.prog[PROG_DATA][-1] |= delay << 8
+        return self
 
-    def _wrap_target(self):
-        self.wrap_target = len(self.code)
+    def wrap_target(self):
+        self.prog[PROG_EXECCTRL] |= self.num_instr << 7
 
-    def _wrap(self):
-        self.wrap_top = len(self.code) - 1
+    def wrap(self):
+        self.prog[PROG_EXECCTRL] |= (self.num_instr - 1) << 12
+        self.wrap_used = True
 
-    def _label(self, name):
-        self.labels[name] = len(self.code)
+    def label(self, name):
+        if self.pass_ == 0:
+            self.labels[name] = self.num_instr
+
+    def word(self, instr, label=None):
+        self.num_instr += 1
+        if self.pass_ > 0:
+            address = label if label is None or isinstance(label, int) else self.labels[label]
+            self.prog[PROG_DATA].append(instr | (address or 0))
+        return self
+
+    def jmp(self, cond, label=None):
+        if label is None:
+            cond, label = 0, cond
+        return self.word(cond << 5, label)
+
+    def mov(self, dest, src):
+        return self.word(0xA000 | (4 if dest == 8 else dest) << 5 | src)
+
+    def in_(self, src, bits):
+        assert 0 < bits <= 32
+        return self.word(0x4000 | src << 5 | bits & 0x1F)
+
+    def set(self, dest, data):
+        return self.word(0xE000 | dest << 5 | data)
+
+    def nop(self):
+        return self.word(0xA042)
 
 
 def asm_pio(in_shiftdir=0, autopush=False, push_thresh=32, fifo_join=0, **unused):
+    emit = Emitter(in_shiftdir, int(autopush), push_thresh, fifo_join)
+
     def assemble(function):
-        asm = Assembler()
-        names = asm.names()
+        names = emit.names()
         scope = function.__globals__
         saved = {name: scope[name] for name in names if name in scope}
-        scope.update(names)
         try:
-            function()
+            scope.update(names)
+            for pass_ in (0, 1):
+                emit.start_pass(pass_)
+                function()
         finally:
             for name in names:
                 scope.pop(name, None)
             scope.update(saved)
-        top = len(asm.code) - 1 if asm.wrap_top is None else asm.wrap_top
-        execctrl = asm.wrap_target << 7 | top << 12
-        shiftctrl = fifo_join << 30 | (push_thresh & 31) << 20 | in_shiftdir << 18
-        shiftctrl |= int(autopush) << 16
-        return [(asm.code, asm.labels), -1, -1, execctrl, shiftctrl, None, None, None]
+        return emit.prog
 
     return assemble
+
+
+def encode(text):
+    """One instruction word from its text, as ``StateMachine.exec`` assembles it."""
+    emit = Emitter(0, 0, 32, 0)
+    emit.pass_ = 1
+    exec(text, emit.names())
+    (word,) = emit.prog[PROG_DATA]
+    return word
 
 
 class Machine:
     """One state machine, one instruction (plus its delay) per ``step``."""
 
     def __init__(self, program, levels):
-        (self.code, self.labels), _, _, execctrl, shiftctrl = program[:5]
+        assert len(program) == PROG_FIELDS, "MicroPython >= 1.26 returns nine fields"
+        self.code = list(program[PROG_DATA])
+        execctrl = program[PROG_EXECCTRL]
+        shiftctrl = program[PROG_SHIFTCTRL]
         self.wrap_bottom = execctrl >> 7 & 31
         self.wrap_top = execctrl >> 12 & 31
         self.status_rx = execctrl >> 4 & 1
@@ -129,59 +175,65 @@ class Machine:
         self.pc_cycles = {}  # pc -> cycles at which it ran, for the timing tests
 
     def step(self):
-        instr = self.code[self.pc]
+        word = self.code[self.pc]
         self.pc_cycles.setdefault(self.pc, []).append(self.cycle)
-        self.pc = self.execute(instr)
-        self.cycle += 1 + instr.delay
+        self.pc = self.execute(word)
+        self.cycle += 1 + (word >> 8 & 31)
 
-    def execute(self, instr):
-        """Run one instruction; returns the next pc."""
+    def execute(self, word):
+        """Run one instruction word; returns the next pc."""
         following = self.wrap_bottom if self.pc == self.wrap_top else self.pc + 1
-        if instr.op == "jmp":
-            condition, label = instr.args if len(instr.args) == 2 else (None, instr.args[0])
-            return self.labels[label] if self._condition(condition) else following
-        if instr.op == "mov":
-            self._write(instr.args[0], self._read(instr.args[1]))
-        elif instr.op == "in":
-            self._shift_in(self._read(instr.args[0]), instr.args[1])
-        elif instr.op == "set":
-            self._write(instr.args[0], instr.args[1])
-        elif instr.op != "nop":
-            raise NotImplementedError(instr.op)
+        op = word >> 13
+        field = word >> 5 & 7
+        low = word & 31
+        if op == 0:  # jmp
+            return low if self._condition(field) else following
+        if op == 5:  # mov
+            self._write(field, self._mov_source(word & 0x1F))
+        elif op == 2:  # in
+            self._shift_in(self._read(field), low or 32)
+        elif op == 7:  # set
+            self._write(field, low)
+        else:
+            raise NotImplementedError("instruction 0x%04x" % word)
         return following
 
     def _condition(self, condition):
-        if condition is None:
+        if condition == 0:
             return True
-        if condition == "y--":
+        if condition == 1:
+            return self.x == 0
+        if condition == 4:
             taken = self.y != 0
             self.y = (self.y - 1) & MASK
             return taken
-        if condition == "x!=y":
+        if condition == 5:
             return self.x != self.y
-        if condition == "!x":
-            return self.x == 0
-        raise NotImplementedError(condition)
+        raise NotImplementedError("jmp condition %d" % condition)
+
+    def _mov_source(self, bits):
+        value = self._read(bits & 7)
+        operation = bits >> 3
+        if operation == 1:
+            return ~value & MASK
+        if operation == 2:
+            return int(f"{value:032b}"[::-1], 2)
+        return value
 
     def _read(self, source):
-        if isinstance(source, tuple):
-            operation, inner = source
-            value = self._read(inner)
-            if operation == "invert":
-                return ~value & MASK
-            return int(f"{value:032b}"[::-1], 2)
-        if source == "pins":
+        if source == 0:
             return self.levels(self.cycle) & MASK
-        if source == "null":
+        if source == 3:
             return 0
-        if source == "status":
+        if source == 5:
             assert self.status_rx, "status must test the RX FIFO"
             return MASK if len(self.fifo) < self.status_n else 0
-        return getattr(self, source)
+        return getattr(self, {1: "x", 2: "y", 6: "isr", 7: "osr"}[source])
 
     def _write(self, destination, value):
-        setattr(self, destination, value & MASK)
-        if destination == "isr":
+        name = {1: "x", 2: "y", 6: "isr", 7: "osr"}[destination]
+        setattr(self, name, value & MASK)
+        if name == "isr":
             self.isr_count = 0
 
     def _shift_in(self, value, bits):
@@ -212,9 +264,7 @@ class FakeStateMachine:
         rp2.machines.append(self)
 
     def exec(self, text):
-        asm = Assembler()
-        exec(text, asm.names())
-        self.machine.execute(asm.code[0])
+        self.machine.execute(encode(text))
 
     def active(self, value):
         self.running = bool(value)

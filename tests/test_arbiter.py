@@ -127,6 +127,34 @@ def test_a_long_run_of_exact_ties_is_split_evenly():
         assert wins == [(n + 1) // 2, n // 2]
 
 
+def test_near_presses_that_race_for_nothing_keep_their_order_and_the_priority():
+    arbiter = Arbiter(priority=1)
+    out = []
+    commit = lambda b, t, tie: out.append((b, t, tie))  # noqa: E731
+    arbiter.add(P2_C1, 1030)  # picking up a card...
+    arbiter.add(P1_SPIT, 1000)  # ...30 µs after the other player's spit call
+    arbiter.commit_due(5000, commit, lambda a, b: False)
+    assert out == [(P1_SPIT, 1000, False), (P2_C1, 1030, False)]
+    assert arbiter.priority == 1 and arbiter.ties == 0
+
+
+def test_only_contested_pairs_are_asked_about_and_spend_priority():
+    asked = []
+
+    def contested(button, other):
+        asked.append((button, other))
+        return {player_of(button), player_of(other)} == {0, 1} and P1_L in (button, other)
+
+    arbiter = Arbiter(priority=0)
+    for button, t in [(P1_C1, 1000), (P2_C1, 1050), (P1_L, 5000), (P2_R, 5060), (P2_L, 9000)]:
+        arbiter.add(button, t)
+    out = []
+    arbiter.commit_due(20_000, lambda b, t, tie: out.append((b, tie)), contested)
+    assert out == [(P1_C1, False), (P2_C1, False), (P1_L, True), (P2_R, True), (P2_L, False)]
+    assert asked == [(P1_C1, P2_C1), (P1_L, P2_R)], "far pairs are never a question"
+    assert arbiter.priority == 1 and arbiter.tie_wins == [1, 0]
+
+
 def test_chained_presses_near_each_other_keep_every_far_pair_in_order():
     # P1 at 0, P2 at 90, P1 at 180, P2 at 270: neighbours tie, but 0 and 270 do not.
     for priority in (0, 1):

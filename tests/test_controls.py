@@ -39,8 +39,8 @@ class Table:
         self.events = []
         self.controls = Controls(game, lambda *event: self.events.append(event))
 
-    def press(self, player, key, t=0):
-        self.controls.press(button(player, key), t)
+    def press(self, player, key, t=0, tie=False):
+        self.controls.press(button(player, key), t, tie)
         return self.events[-1] if self.events else None
 
 
@@ -145,14 +145,84 @@ def test_second_card_on_a_pile_loses_the_race_and_goes_back():
     assert table.game.stock_top(P2, 0) == cards("5C")[0], "the card is back in its slot"
 
 
-def test_a_race_inside_the_tie_window_is_a_tie():
+def test_a_race_the_arbiter_called_a_tie_shows_the_rule():
     table = simple()
     table.press(P2, keys.C1)
     table.press(P1, keys.C1)
-    table.press(P1, keys.LEFT, t=(1 << 30) - 30)
-    assert table.press(P2, keys.RIGHT, t=40) == (LOST_RACE, P2, 0)
+    table.press(P1, keys.LEFT, t=(1 << 30) - 30, tie=True)
+    assert table.press(P2, keys.RIGHT, t=40, tie=True) == (LOST_RACE, P2, 0)
     assert table.controls.contest.text() == "TIE - P1 by rule"
     assert table.controls.contest.margin_us == 70, "measured across the tick wrap"
+
+
+def test_the_tie_flag_comes_from_the_arbiter_not_the_gap():
+    table = simple()
+    table.press(P2, keys.C1)
+    table.press(P1, keys.C1)
+    table.press(P1, keys.LEFT, t=1000)
+    assert table.press(P2, keys.RIGHT, t=1040) == (LOST_RACE, P2, 0)
+    assert table.controls.contest.text() == "P1 by 0.04 ms"
+
+
+def test_a_lost_race_in_quick_play_goes_back_and_shows_the_margin():
+    # P2's 5C lands on the 6S; P1's 7H fitted only the 6S and arrives 150 µs later.
+    table = simple(options="quick=on")
+    assert table.press(P2, keys.C1, t=1000) == (PLAYED, P2, 0)
+    assert table.press(P1, keys.C1, t=1150) == (LOST_RACE, P1, 0)
+    assert table.controls.hand[P1] == -1, "not picked up: back in its slot"
+    assert table.game.stock_top(P1, 0) == cards("7H")[0]
+    assert table.controls.contest.text() == "P2 by 0.15 ms"
+
+
+def test_a_quick_play_tie_shows_the_banner():
+    table = simple(options="quick=on")
+    table.press(P2, keys.C1, t=1000, tie=True)
+    assert table.press(P1, keys.C1, t=970, tie=True) == (LOST_RACE, P1, 0)
+    assert table.controls.contest.text() == "TIE - P2 by rule"
+
+
+def test_a_quick_play_long_after_the_landing_just_picks_the_card_up():
+    table = simple(options="quick=on")
+    table.press(P2, keys.C1, t=0)
+    assert table.press(P1, keys.C1, t=600_000) == (PICKED, P1, 0)
+
+
+def test_a_pile_press_right_after_a_quick_play_is_absorbed():
+    table = simple(options="quick=on")
+    assert table.press(P2, keys.C1, t=0) == (PLAYED, P2, 0)
+    events = len(table.events)
+    table.press(P2, keys.LEFT, t=200_000)  # the taught "Cn then L"
+    assert len(table.events) == events, "no 'pick a card first'"
+    assert table.press(P2, keys.LEFT, t=300_000) == (REFUSED, P2, NO_CARD_IN_HAND)
+
+
+def test_a_pile_press_long_after_a_quick_play_gets_its_feedback():
+    table = simple(options="quick=on")
+    table.press(P2, keys.C1, t=0)
+    assert table.press(P2, keys.LEFT, t=2_000_000) == (REFUSED, P2, NO_CARD_IN_HAND)
+
+
+def test_only_cards_landing_on_one_pile_or_two_slaps_are_contested():
+    table = simple()
+    contested = table.controls.contested
+    # Picking up and spit calls race for nothing.
+    assert not contested(button(P1, keys.C1), button(P2, keys.C1))
+    assert not contested(button(P1, keys.SPIT), button(P2, keys.SPIT))
+    table.press(P1, keys.C1)  # 7H in hand
+    assert not contested(button(P1, keys.LEFT), button(P2, keys.SPIT))
+    assert not contested(button(P1, keys.LEFT), button(P2, keys.C1))
+    table.press(P2, keys.C1)  # 5C in hand
+    assert contested(button(P1, keys.LEFT), button(P2, keys.RIGHT)), "both onto pile a"
+    assert not contested(button(P1, keys.LEFT), button(P2, keys.LEFT)), "a and b"
+    quick = simple(options="quick=on")
+    # P1's 7H and P2's 5C each fit only the 6S: their card buttons land there.
+    assert quick.controls.contested(button(P1, keys.C1), button(P2, keys.C1))
+    assert not quick.controls.contested(button(P1, keys.C2), button(P2, keys.C1))
+    slap = simple(phase=PHASE_SLAP)
+    assert slap.controls.contested(button(P1, keys.LEFT), button(P2, keys.LEFT))
+    winner = simple(options="pick=winner", phase=PHASE_SLAP)
+    winner.game.cleared = P1
+    assert not winner.controls.contested(button(P1, keys.LEFT), button(P2, keys.LEFT))
 
 
 def test_late_or_unrelated_refusals_are_not_races():
@@ -198,6 +268,10 @@ def test_first_slap_takes_the_pile_and_the_second_shows_the_margin():
     assert table.press(P1, keys.LEFT, t=5_300) == (SLAP_MARGIN, P1, 0)
     assert table.controls.contest.text() == "P2 by 0.30 ms"
     assert table.game.phase == PHASE_READY
+    table.press(P1, keys.SPIT)
+    table.press(P2, keys.SPIT)
+    assert table.game.phase == PHASE_PLAY
+    assert table.controls.contest.text() == "", "the banner clears with the next round"
 
 
 def test_winner_picks_refuses_the_other_players_slap():

@@ -27,9 +27,8 @@ def decoder(pins=RELEASED, counter=TOP, t=0, **kwargs):
 
 
 def feed(d, pins, counter):
-    out = []
-    d.feed(pins, counter, lambda b, t: out.append((b, t)))
-    return out
+    went_down = d.feed(pins, counter)
+    return [(b, d.t) for b in range(16) if went_down >> b & 1]
 
 
 def test_one_tick_is_96_ns_at_125_mhz():
@@ -123,13 +122,39 @@ from drivers.pio_events import PioDecoder
 decoder = PioDecoder(SYS_HZ)
 decoder.start(0xFFFF, WORDS[0][1], ORIGIN)
 out = []
-def press(button, t):
-    out.append((button, t))
 for pins, counter in WORDS[1:]:
-    decoder.feed(pins, counter, press)
+    went_down = decoder.feed(pins, counter)
+    out.append((went_down, decoder.t))
 print(repr(out))
 print(decoder.pressed_mask())
 """
+
+
+VM_FEED_UNDER_HEAP_LOCK = """
+import micropython
+from drivers.pio_events import PioDecoder
+decoder = PioDecoder(125_000_000, (15, 14, 3))
+decoder.start(0xFFFF, (1 << 30) - 1, (1 << 30) - 50)
+
+def feed_all():
+    counter = (1 << 30) - 1
+    i = 0
+    while i < 200:
+        counter = (counter - 125 * (i + 1)) & 0x3FFFFFFF
+        decoder.feed(0xFFFF ^ (i & 0x8008), counter)
+        i += 1
+
+micropython.heap_lock()
+try:
+    feed_all()
+finally:
+    micropython.heap_unlock()
+print(decoder.t)
+"""
+
+
+def test_vm_feed_allocates_nothing_for_the_hard_irq(mpvm):
+    assert int(mpvm(VM_FEED_UNDER_HEAP_LOCK)) > 0
 
 
 def test_vm_decodes_exactly_what_cpython_decodes(mpvm):

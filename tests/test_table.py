@@ -2,12 +2,14 @@
 on the MicroPython VM."""
 
 import pytest
+from machine import Pin
 from positions import position
 from spit import keys
 from spit.controls import PLAYED, Controls
+from spit.cpu import LEVEL_NAMES, Cpu
 from spit.match import Match
 from spit.options import Options
-from spit.rules import SPIT_ACTION, Game, Outcome, move, play, slap
+from spit.rules import PHASE_PLAY, PHASE_SLAP, SPIT_ACTION, Game, Outcome, move, play, slap
 from spit.session import Session
 from spit.table import Table
 
@@ -125,13 +127,136 @@ def test_a_session_game_is_the_same_on_micropython(mpvm, options):
     assert int(on_vm.split()[2]) > 0, "the game had plays"
 
 
-def test_hardware_setup_builds_the_buttons_in_button_order():
+def test_hardware_setup_builds_the_buttons_in_button_order(monkeypatch):
     import hardware_setup
     from drivers.buttons import IrqButtons
 
-    capture = hardware_setup.buttons(lambda: 0)
+    built = []
+
+    class RecordedPin(Pin):
+        def __init__(self, *args, **kw):
+            super().__init__(*args, **kw)
+            built.append(self)
+
+    monkeypatch.setattr(hardware_setup, "Pin", RecordedPin)
+    capture = hardware_setup.buttons(lambda: 0, "irq")
     assert isinstance(capture, IrqButtons)
-    assert [pin.id for pin in capture._pins] == list(range(keys.BUTTON_COUNT))
-    assert all(pin.pull == pin.PULL_UP and pin.hard for pin in capture._pins)
-    capture._pins[keys.button_id(1, keys.SPIT)].press()
-    assert capture.pressed_mask() == 1 << keys.button_id(1, keys.SPIT)
+    assert [pin.id for pin in built] == list(range(keys.BUTTON_COUNT))
+    assert all(pin.pull == pin.PULL_UP and pin.hard for pin in built)
+    spit = keys.button_id(1, keys.SPIT)
+    built[spit].press()
+    assert capture.pressed_mask() == 1 << spit
+    drained = []
+    capture.drain(lambda button, t: drained.append(button))
+    assert drained == [spit]
+
+
+def test_a_slap_made_before_the_time_limit_beats_it_though_committed_after_it():
+    table = Table(position(["7H"], ["5C"], ["6S", "JD 10D"], phase=PHASE_SLAP))
+    limit = table.controls.slap_limit_us
+    table.touch(keys.button_id(1, keys.LEFT), limit - 500)
+    table.run(limit + 100)  # the slap is not committed yet, and the limit has passed
+    assert table.game.phase == PHASE_SLAP
+    table.run(limit + 600)
+    assert table.game.last_round.slapper == 1, "the player's slap, not the device's"
+
+
+def test_the_automatic_spit_waits_for_presses_made_before_it():
+    game = position(["KH"], ["KC"], ["6S", "8D"], options="spit=auto", packs=(5, 5))
+    table = Table(game)
+    table.controls.press(keys.button_id(0, keys.C1), 0)
+    table.controls.press(keys.button_id(0, keys.C2), 0)  # everybody stuck from t=0
+    due = table.controls.auto_spit_us
+    table.touch(keys.button_id(1, keys.SPIT), due - 300)  # a call just before the spit
+    table.run(due + 200)
+    assert game.spits == 0, "the device waits until that press is committed"
+    table.run(due + 999)
+    assert game.spits == 0 and table.controls.called[1], "the call is in first"
+    table.run(due + 1000)
+    assert game.spits == 1
+
+
+@pytest.mark.parametrize("level", LEVEL_NAMES)
+def test_the_cpu_calls_spit_only_when_nobody_can_move(level):
+    # A person opens the round at a random moment; the CPU's own call may be on its way.
+    for seed in range(100):
+        game = Game(seed)
+        table = Table(game, cpus=(Cpu(0, level, seed), None))
+        opening = (seed * 7919) % 3_000_000
+        table.touch(keys.button_id(1, keys.SPIT), opening)
+        now = 0
+        while now < opening + 3_000_000:
+            now += 1000
+            table.run(now)
+            if game.phase == PHASE_PLAY and table.controls.called[0]:
+                assert game.is_stuck(), (seed, now)
+        assert game.spits >= 1
+
+
+def test_the_tie_priority_lasts_across_games_and_matches():
+    session = Session(Options.parse("match=single"), 3, ("lightning", "lightning"))
+    first_table = session.table
+    session.arbiter.priority = 1
+    now = 0
+    while session.table is first_table or session.match.winner() >= 0:
+        session.run(now)
+        now += 2000
+    assert session.table.arbiter is session.arbiter is first_table.arbiter
+    assert session.match.wins == [0, 0], "a new match"
+    assert session.arbiter.ties == 0 and session.arbiter.priority == 1
+
+
+def mixed_play(session, seconds, rng, keys_pressed):
+    """Both seats played by the CPU while two hands press ``keys_pressed`` for both players
+    at the same instant now and then: near presses of both players, often contested."""
+    now = 0
+    while now < seconds * 1_000_000:
+        if rng.random() < 0.01:
+            key = rng.choice(keys_pressed)
+            session.touch(keys.button_id(0, key), now)
+            session.touch(keys.button_id(1, key), now + rng.randrange(99))
+        session.run(now)
+        now += 1000
+
+
+def test_contested_ties_split_within_one_over_many_games():
+    import random
+
+    games = []
+    session = Session(
+        Options.parse("match=single"),
+        5,
+        ("lightning", "lightning"),
+        None,
+        lambda game, match: games.append(game),
+    )
+    mixed_play(session, 300, random.Random(5), (keys.LEFT, keys.RIGHT, keys.C1, keys.C2))
+    arbiter = session.arbiter
+    assert len(games) >= 3 and arbiter.ties >= 20
+    assert abs(arbiter.tie_wins[0] - arbiter.tie_wins[1]) <= 1
+
+
+def test_near_presses_that_race_for_nothing_never_move_the_priority():
+    import random
+
+    session = Session(Options.parse("quick=off match=single"), 6, ("lightning", "lightning"))
+    mixed_play(session, 120, random.Random(6), (keys.SPIT, keys.C3, keys.C4))
+    assert session.arbiter.ties == 0 and session.arbiter.priority == 0
+
+
+def test_hardware_setup_captures_with_the_pio_by_default(monkeypatch):
+    import sys
+
+    import hardware_setup
+    import machine
+    import pio_emulator
+
+    monkeypatch.setattr(machine, "freq", lambda *hz: 125_000_000, raising=False)
+    pio_emulator.install()
+    monkeypatch.delitem(sys.modules, "drivers.pio_capture", raising=False)
+    try:
+        capture = hardware_setup.buttons(lambda: 0)
+        assert type(capture).__name__ == "PioButtons"
+    finally:
+        sys.modules.pop("rp2", None)
+        sys.modules.pop("drivers.pio_capture", None)

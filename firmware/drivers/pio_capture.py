@@ -41,10 +41,24 @@ tie. ``tests/pio_emulator.py`` runs this program on a cycle model of the PIO.
   tick counts as one tick (its missed sample is taken 96 ns later), which keeps the
   counter exact modulo 2**30 for the decoder.
 
-A hard interrupt on "RX FIFO not empty" moves pairs into a ring; the main loop drains
-the ring through the decoder. The FIFO holds 4 pairs; the ring ``ring_size`` pairs.
-``PIO.irq`` with the RXNEMPTY bit as trigger takes the whole PIO block's IRQ 0, so give
-this backend a PIO block of its own.
+A hard interrupt on "RX FIFO not empty" decodes the pairs at once and puts only the
+presses, ``(button, t)``, into a ring that the main loop drains: releases and bounce
+take no room, so the ring's ``ring_size`` slots hold that many presses. One call takes
+at most one FIFO's worth of pairs (4); the interrupt is level-triggered, so more pairs
+bring it back, and a bounce storm cannot hold the CPU in one long handler. ``PIO.irq``
+with the RXNEMPTY bit as trigger takes the whole PIO block's IRQ 0, so give this
+backend a PIO block of its own.
+
+What is guaranteed: while the handler keeps up (a pair every 96 ns at most, four in
+the FIFO), every change of the 16 pins is stamped to its tick. If the FIFO fills,
+the state machine keeps sampling but cannot push: changes in that time merge into
+the next pushed sample and are stamped when it is pushed, late. ``fifo_full`` counts
+the handler calls that found the FIFO full, each a possible merge.
+
+Timestamps match ``ticks_us``: the first pair is pushed 15 cycles after the state
+machine starts, and the clock is read on both sides of the start, so the origin is
+the middle of those two readings (a few µs of uncertainty, where reading the clock
+after the first pair had arrived put every stamp ~19 µs late).
 
 Constructor
     ``PioButtons(in_base, clock, sys_hz, sm_id=0, ring_size=64, button_bits=None)``:
@@ -55,7 +69,8 @@ Methods
     ``drain(consumer)``, ``is_pressed(button)``, ``pressed_mask()``: as ``IrqButtons``.
 
 Class variables
-    ``overflows``: pairs dropped because the ring was full.
+    ``overflows``: presses dropped because the ring was full.
+    ``fifo_full``: handler calls that found the FIFO full (changes may have merged).
 """
 
 # ruff: noqa: F821  (the PIO assembler provides the instruction names to the program)
@@ -64,12 +79,14 @@ import sys
 
 from micropython import const
 from rp2 import PIO, StateMachine, asm_pio
+from spit.ticks import ticks_add, ticks_diff
 
 from drivers.pio_events import PioDecoder
 from drivers.ring import Ring
 
-_PROG_EXECCTRL = const(3)  # index of EXECCTRL in the list asm_pio returns
 _RX_ROOM_FOR_PAIR = const(7)  # FIFO level below which a whole pair fits (8 words joined)
+_RX_FULL = const(8)
+_PAIRS_PER_CALL = const(4)
 _DEFAULT_RING = const(64)
 
 
@@ -110,24 +127,32 @@ def status_rx_below(level):
     return select | level
 
 
-change_capture[_PROG_EXECCTRL] |= status_rx_below(_RX_ROOM_FOR_PAIR)
+def execctrl_index(program):
+    """Where EXECCTRL sits in what ``asm_pio`` returned: the program, a load offset per
+    PIO block (two up to MicroPython 1.25; three from 1.26, for the RP2350's PIO2), then
+    EXECCTRL, SHIFTCTRL and the out, set and side-set pin settings."""
+    return len(program) - 5
+
+
+change_capture[execctrl_index(change_capture)] |= status_rx_below(_RX_ROOM_FOR_PAIR)
 
 
 class PioButtons:
     def __init__(self, in_base, clock, sys_hz, sm_id=0, ring_size=_DEFAULT_RING, button_bits=None):
-        self._ring = Ring(ring_size)
+        self._ring = Ring(ring_size, "B")
         self._decoder = PioDecoder(sys_hz, button_bits)
-        self._consumer = None
-        self._feed = self._on_pair  # bound once: drain() is called every main-loop pass
+        self.fifo_full = 0
         sm = StateMachine(sm_id, change_capture, in_base=in_base)
         self._sm = sm
         # Y = 0 makes the first tick a heartbeat, which pushes the levels at start.
         sm.exec("set(x, 0)")
         sm.exec("set(y, 0)")
+        before = clock()
         sm.active(1)
+        after = clock()
         pins = sm.get()
         counter = sm.get()
-        self._decoder.start(pins, counter, clock())
+        self._decoder.start(pins, counter, ticks_add(before, ticks_diff(after, before) // 2))
         PIO(sm_id >> 2).irq(handler=self._on_fifo, trigger=1 << (sm_id & 3), hard=True)
 
     @property
@@ -135,19 +160,27 @@ class PioButtons:
         return self._ring.overflows
 
     def _on_fifo(self, _pio):
-        # Hard IRQ, level-triggered while the FIFO is not empty: move whole pairs
-        # (arguments are evaluated in order: the pins word, then the counter).
+        # Hard IRQ, level-triggered while the FIFO is not empty. Small ints only: the
+        # pins word is below 2**16, the counter below 2**30.
         sm = self._sm
-        while sm.rx_fifo() >= 2:
-            self._ring.put(sm.get(), sm.get())
+        decoder = self._decoder
+        ring = self._ring
+        if sm.rx_fifo() == _RX_FULL:
+            self.fifo_full += 1
+        pairs = _PAIRS_PER_CALL
+        while pairs and sm.rx_fifo() >= 2:
+            pairs -= 1
+            went_down = decoder.feed(sm.get(), sm.get())
+            button = 0
+            while went_down:
+                if went_down & 1:
+                    ring.put(button, decoder.t)
+                went_down >>= 1
+                button += 1
 
     def drain(self, consumer):
-        """Decode every captured pair, passing presses to ``consumer(button, t)``."""
-        self._consumer = consumer
-        self._ring.drain(self._feed)
-
-    def _on_pair(self, pins, counter):
-        self._decoder.feed(pins, counter, self._consumer)
+        """Pass every captured press ``(button, t)`` to ``consumer``, oldest first."""
+        self._ring.drain(consumer)
 
     def is_pressed(self, button):
         return self._decoder.is_pressed(button)

@@ -13,9 +13,9 @@ A heartbeat every period means two pairs are never more than one period apart
 
 The decoder maps ticks to the ``ticks_us`` domain (2**30 µs wrap) from an origin taken
 when capture starts, with exact integer arithmetic (a remainder carries the fraction of
-a microsecond), so timestamps never drift. It reports ``(button, t)`` for each button
-that went from released to pressed, in button order when several change in one sample
-(same ``t``: the arbiter sees a tie), and keeps the levels, releases included.
+a microsecond), so timestamps never drift. It reports the buttons that went from
+released to pressed (several in one sample share ``t``: the arbiter sees a tie), and
+keeps the levels, releases included.
 
 Constructor
     ``PioDecoder(sys_hz=125_000_000, button_bits=None)``: ``button_bits[b]`` is the bit
@@ -24,8 +24,12 @@ Constructor
 Methods
     ``start(pins, counter, t)``: the first pair, which becomes the origin (time ``t``) and
     the initial levels; buttons held then report no press.
-    ``feed(pins, counter, consumer)``: one later pair; calls ``consumer(button, t)``.
+    ``feed(pins, counter)``: one later pair; returns the mask of buttons that went
+    down in it, all stamped ``t``. Allocates nothing (the PIO's hard IRQ calls it).
     ``is_pressed(button)``, ``pressed_mask()``: levels as of the last pair.
+
+Attributes
+    ``t``: the stamp of the last pair, in ``ticks_us``.
 """
 
 from micropython import const
@@ -53,36 +57,33 @@ class PioDecoder:
         self._period_ticks_r = (COUNTER_MASK + 1) % self._den
         self._bits = button_bits
         self._counter = 0
-        self._t = 0
+        self.t = 0
         self._frac = 0  # in 1/den µs
         self._pressed = 0
 
     def start(self, pins, counter, t):
         self._counter = counter
-        self._t = t
+        self.t = t
         self._frac = 0
         self._pressed = self._pressed_of(pins)
 
-    def feed(self, pins, counter, consumer):
+    def feed(self, pins, counter):
         ticks = (self._counter - counter) & COUNTER_MASK
         self._counter = counter
         if ticks:
-            whole, part = ticks // self._den, ticks % self._den
+            whole = ticks // self._den
+            part = ticks % self._den
         else:
-            whole, part = self._period_ticks_q, self._period_ticks_r
+            whole = self._period_ticks_q
+            part = self._period_ticks_r
         # ticks * num / den split so every product stays a small int on the device.
         fraction = part * self._num + self._frac
-        self._t = ticks_add(self._t, whole * self._num + fraction // self._den)
+        self.t = ticks_add(self.t, whole * self._num + fraction // self._den)
         self._frac = fraction % self._den
         pressed = self._pressed_of(pins)
         went_down = pressed & ~self._pressed
         self._pressed = pressed
-        button = 0
-        while went_down:
-            if went_down & 1:
-                consumer(button, self._t)
-            went_down >>= 1
-            button += 1
+        return went_down
 
     def is_pressed(self, button):
         return bool(self._pressed >> button & 1)
@@ -95,7 +96,7 @@ class PioDecoder:
         if self._bits is None:
             return low
         mask = 0
-        for button, bit in enumerate(self._bits):
-            if low >> bit & 1:
+        for button in range(len(self._bits)):
+            if low >> self._bits[button] & 1:
                 mask |= 1 << button
         return mask

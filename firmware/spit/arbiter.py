@@ -4,21 +4,24 @@ Presses arrive as ``add(button, t)`` in whatever order capture delivers them. Th
 holds each one until it is older than the settle window, so that any press that
 happened earlier has had time to arrive, then commits presses in timestamp order.
 
-Ties: presses of the two players closer than the tie window are a tie, because the
-capture cannot order them reliably (pin IRQs stamp two near presses up to tens of µs
-apart, lower GPIO first). A tie is settled by alternating priority: the player who lost
-the previous tie wins the next one, starting with ``priority`` (player index, 0 by
-default; pass a seeded choice to vary it between games). Pin number and delivery order
-never decide. Over any run of ties the wins differ by at most one.
+Ties: presses of the two players closer than the tie window may be stamped in the
+wrong order by the capture, so when they race for the same thing (two cards landing
+on one pile, two slaps: the consumer says which pairs are *contested*) they are a
+tie, settled by alternating priority: the player who lost the previous tie wins the
+next one, starting with ``priority`` (player index, 0 by default). Pin number and
+delivery order never decide. Over any run of ties the wins differ by at most one.
+Near presses that race for nothing (picking up a card, a spit call) are committed in
+timestamp order and leave the priority alone. The arbiter lives as long as the device
+is on, so the priority carries across games and matches.
 
 Commit rule, repeated while the earliest pending press P is older than the settle
 window: if the other player's earliest pending press Q is less than the tie window
-after P, the player with priority commits first and priority passes to the other;
-otherwise P commits. So every pair of different players' presses at least the tie
-window apart commits in timestamp order, and each player's presses keep their order.
-A press committed with ``tie`` true lost or won its place by the rule; both presses of
-a tie carry the flag. The consumer finds contested outcomes (same pile, slaps) itself
-and takes margins as ``ticks_diff`` of the committed timestamps.
+after P and ``contested(P, Q)``, the player with priority commits first and priority
+passes to the other; otherwise P commits. So every pair of different players' presses
+at least the tie window apart commits in timestamp order, and each player's presses
+keep their order. A press committed with ``tie`` true won or lost its place by the
+rule; both presses of a tie carry the flag, which is the one record of it: consumers
+show it rather than measure the gap again.
 
 All time arithmetic goes through ``ticks_diff``, so it is right across the 2**30 µs wrap.
 
@@ -27,13 +30,16 @@ Constructor
 
 Methods
     ``add(button, t)``: a raw press; allocates nothing.
-    ``commit_due(now, consumer)``: commit the presses due by ``now`` as
-    ``consumer(button, t, tie)``; returns how many were committed.
-    ``flush(consumer)``: commit everything pending, due or not.
+    ``commit_due(now, consumer, contested=None)``: commit the presses due by ``now`` as
+    ``consumer(button, t, tie)``; ``contested(button, other_button)`` tells whether two
+    near presses of different players race for the same outcome (None: every near pair
+    does). Returns how many were committed.
+    ``flush(consumer, contested=None)``: commit everything pending, due or not.
     ``pending()``: how many presses wait.
 
 Class variables
     ``priority``: the player who wins the next tie.
+    ``ties``: contested ties settled so far; ``tie_wins[p]`` of them went to player p.
     ``overflows``: presses dropped because ``capacity`` presses were already waiting.
     ``late``: presses committed after a later-stamped press of the other player had
     already been committed: a sign that the settle window is too short.
@@ -70,6 +76,8 @@ class Arbiter:
         self.settle_us = settle_us
         self.tie_us = tie_us
         self.priority = priority
+        self.ties = 0
+        self.tie_wins = [0, 0]
         self.overflows = 0
         self.late = 0
         # Pending presses in arrival order (so equal stamps keep arrival order).
@@ -95,37 +103,43 @@ class Arbiter:
         self._lost_tie[n] = 0
         self._count = n + 1
 
-    def commit_due(self, now, consumer):
+    def commit_due(self, now, consumer, contested=None):
         """Commit, in order, every press that is older than the settle window at ``now``."""
         committed = 0
         while self._count:
             first = self._earliest(_NONE)
             if ticks_diff(now, self._times[first]) < self.settle_us:
                 break
-            self._commit_next(first, consumer)
+            self._commit_next(first, consumer, contested)
             committed += 1
         return committed
 
-    def flush(self, consumer):
+    def flush(self, consumer, contested=None):
         """Commit every pending press in order, due or not (end of a round, tests)."""
         committed = 0
         while self._count:
-            self._commit_next(self._earliest(_NONE), consumer)
+            self._commit_next(self._earliest(_NONE), consumer, contested)
             committed += 1
         return committed
 
-    def _commit_next(self, first, consumer):
+    def _commit_next(self, first, consumer, contested):
         player = player_of(self._buttons[first])
         other = self._earliest(1 - player)
         index = first
         tie = self._lost_tie[first]
-        if other != _NONE and ticks_diff(self._times[other], self._times[first]) < self.tie_us:
+        if (
+            other != _NONE
+            and ticks_diff(self._times[other], self._times[first]) < self.tie_us
+            and (contested is None or contested(self._buttons[first], self._buttons[other]))
+        ):
             tie = 1
             if self.priority == player:
                 self._lost_tie[other] = 1
             else:
                 self._lost_tie[first] = 1
                 index = other
+            self.tie_wins[self.priority] += 1
+            self.ties += 1
             self.priority = 1 - self.priority
         button = self._buttons[index]
         t = self._times[index]

@@ -5,7 +5,9 @@ then ``L``/``R`` plays it onto that spit pile (the pile button's press is the
 moment of touch) or another ``Cm`` moves it into a gap (or, with ``stack=on``,
 onto a top of the same rank). Pressing the card in hand again puts it back;
 another ``Cn`` whose slot cannot take it picks that one instead. With
-``quick=on`` a card that fits exactly one pile plays with its ``Cn`` alone.
+``quick=on`` a card that fits exactly one pile plays with its ``Cn`` alone, and a
+pile press that follows it at once (the player pressed ``Cn`` then ``L`` out of
+habit) is absorbed without a word.
 ``SPIT`` calls spit and, pressed again, withdraws the call; the spit happens
 when both have called. After a round, ``L``/``R`` slap.
 
@@ -14,8 +16,10 @@ buttons only ever name that player's cards, so neither player can move the
 other's. Presses that mean nothing in the current phase are ignored.
 
 Everything a player should see or hear comes out through ``listener(event,
-player, detail)``; contested outcomes also fill ``contest`` with the winner and
-the margin.
+player, detail)``; contested outcomes also fill ``contest`` with the winner, the
+margin and the arbiter's tie flag. A card that fitted a pile until the other
+player's card landed there is a lost race whatever the input mode: it goes back to
+its slot and the margin shows.
 
 Spit piles as each player sees them: their own spit pile is on their left, so
 ``L`` is their own pile and ``R`` the other player's; in a one-pile round both
@@ -71,7 +75,6 @@ EVENT_NAMES = (
 
 NO_CARD_IN_HAND = "pick a card first"
 
-DEFAULT_TIE_US = const(100)
 # A refused card counts as a lost race when the other player's card landed on
 # that pile this recently and the refused card fitted the pile before it did.
 DEFAULT_RACE_WINDOW_US = const(500_000)
@@ -81,21 +84,27 @@ DEFAULT_SLAP_WINDOW_US = const(2_000_000)
 DEFAULT_AUTO_SPIT_US = const(1_000_000)
 # How long the device waits for a slap before it settles the piles itself.
 DEFAULT_SLAP_LIMIT_US = const(10_000_000)
+# A pile press this soon after a quick play by the same player is the rest of the
+# taught "Cn then L" and is absorbed without a word.
+QUICK_FOLLOW_US = const(1_000_000)
 
 
 class Contest:
-    """The last contested outcome: ``winner`` (0 or 1), ``margin_us`` and ``tie``
-    (closer than the tie window, so decided by the arbiter's fair rule)."""
+    """The last contested outcome: ``winner`` (0 or 1), ``margin_us`` and ``tie`` (the
+    arbiter called the two presses a tie and its fair rule chose the winner)."""
 
     def __init__(self):
         self.winner = -1
         self.margin_us = 0
         self.tie = False
 
-    def set(self, winner, margin_us, tie_us):
+    def set(self, winner, margin_us, tie):
         self.winner = winner
         self.margin_us = margin_us if margin_us >= 0 else -margin_us
-        self.tie = self.margin_us < tie_us
+        self.tie = tie
+
+    def clear(self):
+        self.winner = -1
 
     def text(self):
         """What the margin banner says: ``P2 by 0.31 ms`` or ``TIE - P1 by rule``."""
@@ -119,11 +128,15 @@ def _ignore(event, player, detail):
     pass
 
 
+def _is_pile_key(button):
+    key = keys.key_of(button)
+    return key == keys.LEFT or key == keys.RIGHT
+
+
 class Controls:
-    def __init__(self, game, listener=None, tie_us=DEFAULT_TIE_US):
+    def __init__(self, game, listener=None):
         self.game = game
         self.listener = listener or _ignore
-        self.tie_us = tie_us
         self.race_window_us = DEFAULT_RACE_WINDOW_US
         self.slap_window_us = DEFAULT_SLAP_WINDOW_US
         self.auto_spit_us = DEFAULT_AUTO_SPIT_US
@@ -137,29 +150,71 @@ class Controls:
         self._covered = [-1, -1]
         self._slapper = -1
         self._slapped_at = 0
+        # When each player's last quick play was tried, while their next press may be
+        # its pile press (-1 once any other press came).
+        self._quick_at = [-1, -1]
         self._stuck = False
         self._since = 0  # when everybody got stuck, or when the slap phase began
         # The press time of each applied action, beside ``game.history``.
         self.times = []
 
-    def press(self, button, t):
-        """Handle one committed press of ``button`` touched at ``t`` (ticks_us)."""
+    def press(self, button, t, tie=False):
+        """Handle one committed press of ``button`` touched at ``t`` (ticks_us); ``tie``
+        is the arbiter's flag: this press won or lost its place by the tie rule."""
         player = keys.player_of(button)
         key = keys.key_of(button)
         phase = self.game.phase
+        quick_at = self._quick_at[player]
+        self._quick_at[player] = -1
         if key == keys.SPIT:
             if phase in (PHASE_READY, PHASE_PLAY):
                 self._call_spit(player, t)
         elif key == keys.LEFT or key == keys.RIGHT:
             pile = self.pile_of(player, key)
             if phase == PHASE_PLAY:
-                self._place(player, pile, t)
+                if self.hand[player] < 0 and self._follows_quick_play(quick_at, t):
+                    return
+                self._place(player, pile, t, tie)
             elif phase == PHASE_SLAP:
                 self._slap(player, pile, t)
             else:
-                self._late_slap(player, pile, t)
+                self._late_slap(player, pile, t, tie)
         elif phase == PHASE_PLAY:
-            self._card(player, key, t)
+            self._card(player, key, t, tie)
+
+    def contested(self, button, other):
+        """Whether presses of the two players race for one outcome, so that their order
+        matters to both: two cards landing on the same pile, or two slaps."""
+        game = self.game
+        if game.phase == PHASE_SLAP:
+            return (
+                _is_pile_key(button)
+                and _is_pile_key(other)
+                and game.may_slap(0)
+                and game.may_slap(1)
+            )
+        if game.phase != PHASE_PLAY:
+            return False
+        pile = self._landing(button)
+        return pile >= 0 and pile == self._landing(other)
+
+    def _landing(self, button):
+        """The pile a press would put a card onto now, or -1."""
+        player = keys.player_of(button)
+        key = keys.key_of(button)
+        held = self.hand[player]
+        if key == keys.LEFT or key == keys.RIGHT:
+            return self.pile_of(player, key) if held >= 0 else -1
+        game = self.game
+        if key >= game.slots or key == held or game.options.quick != "on":
+            return -1
+        if held >= 0 and game.is_legal(move(player, held, key)):
+            return -1
+        card = game.stock_top(player, key)
+        return self._only_fit(card) if card >= 0 else -1
+
+    def _follows_quick_play(self, quick_at, t):
+        return quick_at >= 0 and ticks_diff(t, quick_at) <= QUICK_FOLLOW_US
 
     def pile_of(self, player, key):
         """The spit pile that ``L`` or ``R`` of ``player`` stands for."""
@@ -227,7 +282,7 @@ class Controls:
 
     # -- the card buttons ---------------------------------------------------
 
-    def _card(self, player, slot, t):
+    def _card(self, player, slot, t, tie):
         game = self.game
         if slot >= game.slots:
             return
@@ -249,12 +304,35 @@ class Controls:
         if card < 0:
             self.listener(REFUSED, player, NO_CARD)
             return
-        pile = self._only_fit(card) if game.options.quick == "on" else -1
-        if pile >= 0:
-            self._land(player, slot, pile, t)
-        else:
-            self.hand[player] = slot
-            self.listener(PICKED, player, slot)
+        if game.options.quick == "on":
+            pile = self._only_fit(card)
+            if pile < 0 and not self._fits_any(card):
+                pile = self._raced_pile(player, card, t)
+            if pile >= 0:
+                self._quick_at[player] = t
+                self._land(player, slot, pile, t, tie)
+                return
+        self.hand[player] = slot
+        self.listener(PICKED, player, slot)
+
+    def _fits_any(self, card):
+        for pile in range(self.game.pile_count()):
+            top = self.game.top(pile)
+            if top >= 0 and adjacent(card, top):
+                return True
+        return False
+
+    def _raced_pile(self, player, card, t):
+        """The pile the other player's card took from ``card`` within the race window
+        (it fitted the top that card covered), or -1: a quick play there is a lost race."""
+        for pile in range(self.game.pile_count()):
+            if (
+                self._landed_by[pile] == 1 - player
+                and adjacent(card, self._covered[pile])
+                and ticks_diff(t, self._landed_at[pile]) <= self.race_window_us
+            ):
+                return pile
+        return -1
 
     def _only_fit(self, card):
         """The one pile a card fits, or -1 if it fits none or both."""
@@ -269,21 +347,21 @@ class Controls:
 
     # -- the pile buttons ---------------------------------------------------
 
-    def _place(self, player, pile, t):
+    def _place(self, player, pile, t, tie):
         slot = self.hand[player]
         if slot < 0:
             self.listener(REFUSED, player, NO_CARD_IN_HAND)
             return
-        self._land(player, slot, pile, t)
+        self._land(player, slot, pile, t, tie)
 
-    def _land(self, player, slot, pile, t):
+    def _land(self, player, slot, pile, t, tie):
         game = self.game
         card = game.stock_top(player, slot)
         top = game.top(pile)
         try:
             self._apply(play(player, slot, pile), t)
         except IllegalActionError as refusal:
-            if refusal.reason == NO_FIT and self._lost_race(player, card, pile, t):
+            if refusal.reason == NO_FIT and self._lost_race(player, card, pile, t, tie):
                 self.hand[player] = -1
                 self.listener(LOST_RACE, player, pile)
             else:
@@ -295,14 +373,14 @@ class Controls:
         self._covered[pile] = top
         self.listener(PLAYED, player, pile)
 
-    def _lost_race(self, player, card, pile, t):
+    def _lost_race(self, player, card, pile, t, tie):
         other = self._landed_by[pile]
         if other != 1 - player or not adjacent(card, self._covered[pile]):
             return False
         margin = ticks_diff(t, self._landed_at[pile])
         if margin > self.race_window_us:
             return False
-        self.contest.set(other, margin, self.tie_us)
+        self.contest.set(other, margin, tie)
         return True
 
     def _slap(self, player, pile, t):
@@ -313,17 +391,17 @@ class Controls:
             return
         self._slapper = player
         self._slapped_at = t
-        self.contest.winner = -1
+        self.contest.clear()
         self.listener(SLAPPED, player, pile)
 
-    def _late_slap(self, player, pile, t):
+    def _late_slap(self, player, pile, t, tie):
         """The loser's slap, after the winner's ended the round: its margin."""
         if self._slapper != 1 - player:
             return
         margin = ticks_diff(t, self._slapped_at)
         self._slapper = -1
         if margin <= self.slap_window_us:
-            self.contest.set(1 - player, margin, self.tie_us)
+            self.contest.set(1 - player, margin, tie)
             self.listener(SLAP_MARGIN, player, pile)
 
     # -- spit -----------------------------------------------------------------
@@ -356,6 +434,8 @@ class Controls:
         self.times.append(t)
         if game.phase != phase:
             self._since = t
+            if phase == PHASE_READY:
+                self.contest.clear()  # a new round: the last round's margin is old news
             if game.phase != PHASE_PLAY:
                 self.hand[0] = self.hand[1] = -1
                 self.called[0] = self.called[1] = False

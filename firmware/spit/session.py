@@ -7,6 +7,7 @@ The main loop hands every debounced press to ``touch(button, t)`` and calls
 
 from micropython import const
 
+from spit.arbiter import Arbiter
 from spit.cpu import Cpu
 from spit.match import Match
 from spit.rules import PHASE_OVER
@@ -19,12 +20,17 @@ NEXT_GAME_US = const(5_000_000)
 
 class Session:
     """Constructor: ``Session(options, seed, levels=(None, None), listener=None,
-    on_game_over=None)``; ``levels`` names the CPU level of each seat the device
-    plays (None for a person), ``listener`` gets the controls' events and
-    ``on_game_over(game, match)`` is called once per finished game.
-    Attributes: ``match``, ``table`` (the current game's)."""
+    on_game_over=None, arbiter=None)``; ``levels`` names the CPU level of each seat the
+    device plays (None for a person), ``listener`` gets the controls' events and
+    ``on_game_over(game, match)`` is called once per finished game. Every game's table
+    uses ``arbiter`` (the device's, which lives from power-on; a new one otherwise), so
+    the tie priority carries across games and matches.
+    Attributes: ``match``, ``table`` (the current game's), ``arbiter``."""
 
-    def __init__(self, options, seed, levels=(None, None), listener=None, on_game_over=None):
+    def __init__(
+        self, options, seed, levels=(None, None), listener=None, on_game_over=None, arbiter=None
+    ):
+        self.arbiter = arbiter or Arbiter()
         self.match = Match(options, seed)
         self.levels = levels
         self.listener = listener
@@ -56,5 +62,5 @@ class Session:
             None if level is None else Cpu(seat, level, game.seed)
             for seat, level in enumerate(self.levels)
         )
-        self.table = Table(game, self.listener, cpus)
+        self.table = Table(game, self.listener, cpus, self.arbiter)
         self._over_at = -1

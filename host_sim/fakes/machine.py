@@ -6,6 +6,11 @@ are the only names a device class lacks. Constants have the rp2 port's values.
 """
 
 
+SIO_GPIO_IN = 0xD0000004  # the SIO register with the level of GPIO 0-29 in bits 0-29
+
+_wired = {}  # GPIO number -> the last Pin built for it
+
+
 class Pin:
     """A GPIO. As an input it reads what the outside drives, else its pull resistor.
 
@@ -26,6 +31,7 @@ class Pin:
 
     def __init__(self, id, mode=-1, pull=-1, *, value=None):
         self.id = id
+        _wired[id] = self  # the GPIO that mem32[GPIO_IN] reads, as on the device
         self.mode = Pin.IN
         self.pull = None
         self.hard = False
@@ -106,3 +112,19 @@ class Pin:
         if self._outside is not None:
             return self._outside
         return 1 if self.pull == Pin.PULL_UP else 0
+
+
+class _Mem32:
+    """``machine.mem32``, for the one register the firmware reads: SIO ``GPIO_IN``."""
+
+    def __getitem__(self, address):
+        if address != SIO_GPIO_IN:
+            raise ValueError("no fake register at 0x%08x" % address)
+        word = 0
+        for gpio, pin in _wired.items():
+            if gpio < 30 and pin.value():
+                word |= 1 << gpio
+        return word
+
+
+mem32 = _Mem32()
