@@ -298,14 +298,17 @@ arbiter = Arbiter(capacity=64, priority=1)
 out = []
 def commit(button, t, tie):
     out.append((button, t, tie))
+def contested(button, other):
+    # Spit calls race for nothing; every other pair is contested.
+    return button & 7 != 7 and other & 7 != 7
 for kind, a, b in EVENTS:
     if kind == 0:
         arbiter.add(a, b)
     else:
-        arbiter.commit_due(a, commit)
-arbiter.flush(commit)
+        arbiter.commit_due(a, commit, contested)
+arbiter.flush(commit, contested)
 print(repr(out))
-print(arbiter.priority, arbiter.late, arbiter.overflows)
+print(arbiter.priority, arbiter.ties, arbiter.tie_wins, arbiter.late, arbiter.overflows)
 """
 
 
