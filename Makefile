@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: test lint bench soak sim
+.PHONY: test lint bench soak sim pull flash repl hardware emu
 
 test: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -ra
@@ -23,6 +23,30 @@ soak: $(VENV_STAMP) $(NODE_STAMP)
 
 sim: $(VENV_STAMP)
 	$(PY) -m host_sim.sim $(ARGS)
+
+# The firmware on an emulated Pico (rp2040js) with its USB console here. It needs
+# MicroPython's RPI_PICO UF2 and the RP2040 boot ROM: PICO_UF2=... PICO_BOOTROM=...
+# (default: ../shared/pico/). ARGS="--script presses.json --ms 3000 --png 1500".
+emu: $(VENV_STAMP) $(NODE_STAMP)
+	$(PY) -m host_sim.emu $(ARGS)
+
+# The finished games' transcripts on the board (/transcripts) into ./transcripts; with no
+# board connected mpremote says "no device found" and exits 1.
+pull: $(VENV_STAMP)
+	$(VENV)/bin/mpremote connect auto cp -r :/transcripts .
+
+# The firmware onto a Pico over USB: .mpy files (MPY=0: plain .py), verified on the board
+# before they replace the old ones. PORT=/dev/ttyACM0 names the port; else the first found.
+MPY ?= 1
+flash: $(VENV_STAMP)
+	PORT="$(PORT)" MPY="$(MPY)" $(PY) -m host_sim.flash flash
+
+repl: $(VENV_STAMP)
+	PORT="$(PORT)" $(PY) -m host_sim.flash repl
+
+# hardware/ (README, wiring and panel SVGs, Wokwi diagram.json) from the firmware's pin map.
+hardware: $(VENV_STAMP)
+	$(PY) -m host_sim.hardware_docs
 
 $(VENV_STAMP): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)

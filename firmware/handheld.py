@@ -1,34 +1,96 @@
-"""The device's main loop, one pass at a time: capture -> debounce -> the session.
+"""The device's main loop, one pass at a time: capture -> debounce -> the game flow.
 
-The same on the Pico (``main.py``) and in the simulator, which hands it fake pins.
+The same on the Pico (``main.py``) and in the simulator, which hands it fakes. A pass
+never dies: an exception in the game flow shows the error screen and the title comes
+back, while capture, debounce, the arbiter and the saved data carry on.
 """
 
+import gc
+
 from drivers.debounce import Debouncer
-from spit.arbiter import Arbiter
-from spit.session import Session
+from spit.controller import Controller
+from spit.transcript import Transcript
 
 
 class Handheld:
-    """Constructor: ``Handheld(capture, now, options, seed, levels=(None, None),
-    listener=None, on_game_over=None)``: ``capture`` is a button capture backend
-    (``IrqButtons`` or ``PioButtons``), ``now`` the time of the first pin reading;
-    the rest is the ``Session``'s. The arbiter is the device's: built once here, at
-    power-on, so the fair tie rule runs from power-on to power-off.
-    Attributes: ``arbiter``, ``session``, ``debouncer``."""
+    """Constructor: ``Handheld(capture, now, saved, seed, renderer=None, buzzer=None,
+    storage=None, watchdog=None, listener=None, on_game_over=None, transcripts=None)``:
+    ``capture`` is a button capture backend (``IrqButtons`` or ``PioButtons``) and
+    ``now`` the time of its first pin reading; ``saved`` the ``SaveData`` loaded at
+    boot, kept up to date and written through ``storage`` between rounds; ``seed``
+    deals the matches; ``renderer`` draws, ``buzzer`` sounds, ``watchdog`` is fed every
+    pass; ``listener`` gets the controls' events and ``on_game_over(game, match)`` each
+    finished game, after its transcript (with the press times) went to
+    ``transcripts``.
+
+    Attributes: ``controller``, ``debouncer``, ``saved``, ``errors`` (how many passes
+    failed) and ``last_error``."""
 
     def __init__(
-        self, capture, now, options, seed, levels=(None, None), listener=None, on_game_over=None
+        self,
+        capture,
+        now,
+        saved,
+        seed,
+        renderer=None,
+        buzzer=None,
+        storage=None,
+        watchdog=None,
+        listener=None,
+        on_game_over=None,
+        transcripts=None,
     ):
         self.capture = capture
-        self.arbiter = Arbiter()
-        self.session = Session(options, seed, levels, listener, on_game_over, self.arbiter)
-        self.debouncer = Debouncer(capture, self.session.touch, now)
+        self.saved = saved
+        self.buzzer = buzzer
+        self.storage = storage
+        self.watchdog = watchdog
+        self.transcripts = transcripts
+        self.on_game_over = on_game_over
+        self.errors = 0
+        self.last_error = None
+        sound = self._sound if buzzer is not None else None
+        self.controller = Controller(
+            saved, seed, now, renderer, sound, self._break, listener, self._game_over
+        )
+        self.debouncer = Debouncer(capture, self.controller.touch, now)
+
+    @property
+    def session(self):
+        """The match being played, or None."""
+        return self.controller.session
 
     def step(self, now):
         """One pass of the main loop at ``now`` (ticks_us)."""
-        self.debouncer.update(now)
-        self.session.run(now)
+        if self.watchdog is not None:
+            self.watchdog.feed()
+        try:
+            self.debouncer.update(now)
+            self.controller.run(now, self.capture.pressed_mask())
+        except Exception as error:  # noqa: BLE001 (any failure shows on the error screen)
+            self.errors += 1
+            self.last_error = error
+            self.controller.fail("%s: %s" % (type(error).__name__, error), now)
+        if self.buzzer is not None:
+            self.buzzer.update(now)
 
     def overflows(self):
         """Presses lost because a buffer was full (the capture ring or the arbiter)."""
-        return self.capture.overflows + self.arbiter.overflows
+        return self.capture.overflows + self.controller.arbiter.overflows
+
+    def _game_over(self, game, match):
+        if self.transcripts is not None:
+            times = self.controller.session.table.controls.times
+            self.transcripts.add(Transcript(game.seed, game.options, game.history, times).text())
+        if self.on_game_over is not None:
+            self.on_game_over(game, match)
+
+    def _sound(self, name, now):
+        self.buzzer.muted = self.saved.muted
+        self.buzzer.play(name, now)
+
+    def _break(self):
+        # Between rounds: nobody is racing, and the screen shows a result anyway.
+        if self.storage is not None:
+            self.storage.save(self.saved)
+        gc.collect()

@@ -34,6 +34,11 @@ DISPLAY_SPI = 0
 # 20-26 µs latency plus queueing behind other handlers (README section 8).
 CAPTURE = "pio"
 
+# The display: "ili9341" or "st7789" (320x240 SPI panels); ROTATION 180 for a screen
+# mounted upside down.
+PANEL = "ili9341"
+ROTATION = 0
+
 
 def button_pins():
     return [Pin(number, Pin.IN, Pin.PULL_UP) for number in BUTTON_PINS]
@@ -51,3 +56,39 @@ def buttons(clock, capture=CAPTURE):
     from drivers.buttons import IrqButtons
 
     return IrqButtons(pins, clock)
+
+
+def display(panel=PANEL, rotation=ROTATION):
+    """Clocks for a fast SPI, the bus, the panel (reset, set up, cleared, on) and the
+    backlight; returns the ``drivers.display.Display``. Call it before ``buttons``: it
+    sets the CPU clock, which the PIO backend reads when it starts."""
+    import sys
+
+    import machine
+    from drivers.display import Display
+
+    # SPI runs at up to half of clk_peri, which the rp2 port leaves on the 48 MHz USB
+    # PLL (62.5 MHz asked would silently be 24 MHz); tie clk_peri to the CPU clock.
+    rp2350 = "RP2350" in getattr(sys.implementation, "_machine", "")
+    cpu_hz = 150_000_000 if rp2350 else 125_000_000
+    machine.freq(cpu_hz, cpu_hz)
+    spi = machine.SPI(
+        DISPLAY_SPI,
+        baudrate=cpu_hz // 2,
+        sck=Pin(DISPLAY_SCK_PIN),
+        mosi=Pin(DISPLAY_MOSI_PIN),
+    )
+    dc = Pin(DISPLAY_DC_PIN, Pin.OUT, value=0)
+    cs = Pin(DISPLAY_CS_PIN, Pin.OUT, value=1)
+    rst = Pin(DISPLAY_RST_PIN, Pin.OUT, value=1)
+    screen = Display(spi, dc, cs, rst, panel=panel, rotation=rotation)
+    # Only now: the panel was cleared before it turned on, so no noise ever shows.
+    Pin(DISPLAY_BACKLIGHT_PIN, Pin.OUT, value=1)
+    return screen
+
+
+def buzzer_pwm():
+    """The piezo's PWM, silent until ``drivers.buzzer.Buzzer`` plays a tone."""
+    from machine import PWM
+
+    return PWM(Pin(BUZZER_PIN), freq=1000, duty_u16=0)

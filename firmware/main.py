@@ -1,42 +1,39 @@
-"""Boot: build the hardware from hardware_setup, then run the game loop.
+"""Boot: build the hardware from hardware_setup, then run the game loop for ever.
 
-Until the display driver lands, the table is printed to the USB console
-(``mpremote connect auto``) whenever it changes.
+The USB console (``mpremote connect auto``) reports a button held at power-on and
+every error the loop recovered from, with its traceback.
 """
 
+import gc
+import os
+import sys
 import time
 
+import framebuf
 from drivers.buttons import reserve_emergency_exception_buffer
+from micropython import const
 
 reserve_emergency_exception_buffer()
 
 import hardware_setup  # noqa: E402  (after the buffer: it registers hard IRQs)
+from drivers.buzzer import Buzzer  # noqa: E402
+from drivers.storage import Storage  # noqa: E402
+from drivers.transcripts import Transcripts  # noqa: E402
 from handheld import Handheld  # noqa: E402
-from spit import keys, textview  # noqa: E402
-from spit.options import Options  # noqa: E402
+from spit import keys  # noqa: E402
+from spit.render import Renderer  # noqa: E402
+
+# The loop passes in milliseconds; a hang of this long resets the board.
+WATCHDOG_MS = const(4000)
 
 
-class Console:
-    """Prints the table and the last event when either changes."""
-
-    def __init__(self):
-        self.handheld = None
-        self.event = ""
-        self._shown = -1
-
-    def on_event(self, event, player, detail):
-        self.event = textview.event_text(event, player, detail)
-        self._shown = -1
-
-    def show(self):
-        table = self.handheld.session.table
-        match = self.handheld.session.match
-        stamp = len(table.game.history) * 4 + table.game.phase
-        if stamp == self._shown:
-            return
-        self._shown = stamp
-        word = match.options.word
-        print("\n".join(textview.lines(table.game, table.controls, word, self.event, match.wins)))
+def power_on_seed():
+    """The first match's seed from the chip's random source: two power-ons deal
+    different games (the clock at boot is nearly the same number every time)."""
+    seed = 0
+    for byte in os.urandom(3):  # 24 bits: a small int on every port
+        seed = seed << 8 | byte
+    return seed
 
 
 def held_at_power_on(mask):
@@ -44,21 +41,44 @@ def held_at_power_on(mask):
     return "held at power-on, ignored until released: " + ", ".join(names)
 
 
-def main():
-    console = Console()
-    capture = hardware_setup.buttons(time.ticks_us)
-    now = time.ticks_us()
-    handheld = Handheld(capture, now, Options(), now, listener=console.on_event)
-    console.handheld = handheld
+def boot(clock=None, watchdog=None):
+    """Build the device, stamping with ``clock`` (``time.ticks_us``); returns its
+    ``Handheld``."""
+    clock = clock or time.ticks_us
+    display = hardware_setup.display()  # first: it sets the clocks the PIO reads
+    renderer = Renderer(display, framebuf)
+    storage = Storage()
+    saved = storage.load()
+    capture = hardware_setup.buttons(clock)
+    buzzer = Buzzer(hardware_setup.buzzer_pwm(), saved.muted)
+    now = clock()
+    handheld = Handheld(
+        capture,
+        now,
+        saved,
+        power_on_seed(),
+        renderer,
+        buzzer,
+        storage,
+        watchdog,
+        transcripts=Transcripts(),
+    )
     if handheld.debouncer.held_since_start:
         print(held_at_power_on(handheld.debouncer.held_since_start))
-    lost = 0
+    return handheld
+
+
+def main():
+    from machine import WDT
+
+    handheld = boot(watchdog=WDT(timeout=WATCHDOG_MS))
+    gc.collect()
+    reported = 0
     while True:
         handheld.step(time.ticks_us())
-        console.show()
-        if handheld.overflows() != lost:
-            lost = handheld.overflows()
-            print("presses lost to a full buffer: %d" % lost)
+        if handheld.errors != reported:
+            reported = handheld.errors
+            sys.print_exception(handheld.last_error)
 
 
 if __name__ == "__main__":

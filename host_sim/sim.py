@@ -19,6 +19,7 @@ from handheld import Handheld
 from machine import Pin
 from spit import keys, textview
 from spit.cpu import LEVEL_NAMES
+from spit.savedata import PERSON, SaveData
 from spit.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 
 from host_sim import terminal
@@ -44,11 +45,13 @@ class Device:
         self.clock = clock
         self.pins = [Pin(i, Pin.IN, Pin.PULL_UP) for i in range(keys.BUTTON_COUNT)]
         self.buttons = IrqButtons(self.pins, clock)
-        levels = tuple(None if seat == HUMAN else seat for seat in seats)
+        saved = SaveData()
+        saved.options = options
+        saved.seats = [PERSON if seat == HUMAN else seat for seat in seats]
         self.handheld = Handheld(
-            self.buttons, clock(), options, seed, levels, self._event, self._game_over
+            self.buttons, clock(), saved, seed, listener=self._event, on_game_over=self._game_over
         )
-        self.session = self.handheld.session
+        self.handheld.controller.new_match(clock())
         self.last_event = ""
         self.finished = []  # the games played, as result dicts
         self._releases = []
@@ -68,6 +71,10 @@ class Device:
                 self.pins[release[0]].release()
                 self._releases.remove(release)
         self.handheld.step(now)
+
+    @property
+    def session(self):
+        return self.handheld.session
 
     def lines(self):
         table = self.session.table

@@ -329,3 +329,21 @@ def test_a_players_buttons_never_touch_the_other_players_cards():
             if phase == PHASE_PLAY and game.phase == PHASE_PLAY:
                 assert game.stock[P2] == theirs
             assert game.card_count() == 52
+
+
+def test_the_device_counts_down_before_a_round_opens():
+    table = Table(Game(5))
+    table.controls.countdown_us = 3_000_000
+    table.press(P1, keys.SPIT, t=100)
+    table.press(P2, keys.SPIT, t=500)
+    assert table.controls.counting and table.game.phase == PHASE_READY
+    table.press(P1, keys.SPIT, t=900)  # no withdrawing now
+    assert table.controls.called == [True, True]
+    table.controls.update(3_000_499)
+    assert table.game.phase == PHASE_READY
+    assert table.controls.countdown_left(2_000_500) == 1_000_000
+    table.controls.update(3_000_500)
+    assert table.game.phase == PHASE_PLAY and not table.controls.counting
+    assert table.events[-1] == (SPAT, -1, 2)
+    assert table.controls.times[-1] == 3_000_500, "the round opens when the count ends"
+    assert table.controls.called == [False, False]

@@ -1,69 +1,83 @@
-"""The main loop's pass on the MicroPython VM: with buttons held, released and bouncing,
-with CPU seats waiting to act, a pass that commits nothing allocates nothing."""
+"""The whole firmware path (pins, capture, debounce, arbiter, controls, rules, CPU seats,
+renderer, display driver) on the MicroPython VM and on CPython."""
 
+import framebuf
+from drivers.buttons import IrqButtons
+from handheld import Handheld
+from machine import Pin
+from spit import keys
+from spit.controller import MATCH
+from spit.render import Renderer
+from spit.rules import PHASE_OVER
+from spit.savedata import SaveData
+
+from host_sim.display.wiring import wired_display
+from host_sim.firmware_vm import DEVICE, whole_match
 from host_sim.vm_machine import VM_MACHINE
 
 IDLE_PASSES = """
-import gc, micropython, time
-import machine
-from drivers.buttons import IrqButtons
-from handheld import Handheld
-from spit.options import Options
-
-pins = [machine.Pin(b) for b in range(16)]
-now = [(1 << 30) - 20_000]  # across the ticks_us wrap
-def clock():
-    return now[0]
-
-RELEASED = 0x3FFFFFFF
-handheld = Handheld(IrqButtons(pins, clock), clock(), Options(), 9, LEVELS)
-
-def press(button):
-    machine.gpio_in[0] &= ~(1 << button)
-    pins[button].handler(pins[button])
-
-def release(button):
-    machine.gpio_in[0] |= 1 << button
-
-def run(passes):
-    i = 0
-    while i < passes:
-        now[0] = time.ticks_add(now[0], 1000)
-        handheld.step(now[0])
-        i += 1
-
-def locked_passes(passes):
-    gc.collect()
-    before = gc.mem_alloc()
-    micropython.heap_lock()
-    try:
-        run(passes)
-    finally:
-        micropython.heap_unlock()
-    return gc.mem_alloc() - before
-
-press(7)    # P1 SPIT: committed, and held down
-press(2)    # P1 C3: ignored in the ready phase, then let go
+run(2)
+print(locked_passes(200))  # the title
+press(2)  # P1 C3: the title ignores it; it stays down
 run(3)
-release(2)
-print(locked_passes(200))  # C3 disarmed and counting its quiet time; SPIT held
+release(2)  # C3 disarmed, counting its quiet time
+print(locked_passes(200))
+tap(7)  # P1 SPIT: a match
+print(controller.mode, locked_passes(200))  # the ready screen
+press(7)
+press(15)
+run(30)
+print(locked_passes(200))  # the countdown, both SPIT held
+release(7)
+release(15)
+run(3200)
+print(handheld.session.table.game.phase, locked_passes(300))  # play: nobody moves
 press(2)
 release(2)
-press(2)    # a bounce on C3 while it is disarmed: no press
+press(2)  # a bounce while C3 is disarmed: no press
 run(3)
-print(locked_passes(200), handheld.session.table.controls.called[0], handheld.overflows())
+print(locked_passes(200), handheld.errors, handheld.overflows())
 """
 
 
-def idle_allocations(mpvm, levels):
-    out = mpvm(IDLE_PASSES.replace("LEVELS", levels), files=VM_MACHINE).split()
-    return int(out[0]), int(out[1]), out[2], int(out[3])
-
-
-def test_idle_passes_with_buttons_held_and_disarmed_allocate_nothing(mpvm):
-    assert idle_allocations(mpvm, "(None, None)") == (0, 0, "True", 0)
+def test_idle_passes_allocate_nothing_on_any_screen(mpvm):
+    code = DEVICE.replace("SEATS", '["person", "person"]') + IDLE_PASSES
+    assert mpvm(code, files=VM_MACHINE).split() == (
+        ["0", "0", str(MATCH), "0", "0", "1", "0", "0", "0", "0"]
+    )
 
 
 def test_idle_passes_with_a_cpu_seat_waiting_allocate_nothing(mpvm):
-    first, second, called, overflows = idle_allocations(mpvm, '(None, "relaxed")')
-    assert (first, second, overflows) == (0, 0, 0)
+    code = DEVICE.replace("SEATS", '["person", "relaxed"]') + (
+        "run(2)\ntap(7)\nprint(locked_passes(100), handheld.errors)\n"
+    )
+    assert mpvm(code, files=VM_MACHINE).split() == ["0", "0"]
+
+
+def test_a_whole_cpu_match_on_micropython_ends_on_the_match_result():
+    result = whole_match()
+    assert result["mode"] == MATCH and result["phase"] == PHASE_OVER
+    assert result["winner"] in (0, 1) and result["errors"] == 0
+    assert result["heap_peak_bytes"] <= 96 * 1024
+
+
+def test_a_whole_cpu_match_on_cpython_shows_the_match_result():
+    display, virtual = wired_display()
+    pins = [Pin(b, Pin.IN, Pin.PULL_UP) for b in range(keys.BUTTON_COUNT)]
+    now = [0]
+    saved = SaveData()
+    saved.seats = ["lightning", "lightning"]
+    saved.options.set("match", "single")
+    renderer = Renderer(display, framebuf)
+    handheld = Handheld(IrqButtons(pins, lambda: now[0]), 0, saved, 1, renderer)
+    handheld.controller.new_match(0)
+    session = handheld.session
+    while session.table.game.phase != PHASE_OVER:
+        now[0] += 2000
+        handheld.step(now[0])
+    handheld.step(now[0] + 1000)
+    assert handheld.errors == 0 and saved.matches[session.match.winner()] == 1
+    expected, expected_view = wired_display()
+    winner = session.match.winner()
+    Renderer(expected, framebuf).match_result(winner, session.match.wins, (True, True))
+    assert virtual.rgb() == expected_view.rgb()

@@ -1,58 +1,120 @@
-"""Boot on fake hardware: the handheld's main loop and the USB console."""
+"""Boot on fake hardware: main.py builds every part from hardware_setup, and the screen
+shows what the renderer drew, through the real display driver and the fake SPI wires."""
 
-import main
-from drivers.buttons import IrqButtons
-from handheld import Handheld
-from machine import Pin
+import sys
+
+import framebuf
+import hardware_setup
+import machine
+import pio_emulator
+import pytest
+from drivers.storage import Storage
+from drivers.transcripts import Transcripts
 from spit import keys
-from spit.options import Options
+from spit.controller import MATCH, TITLE
+from spit.render import Renderer
+
+from host_sim.display.panel import VirtualDisplay
+from host_sim.display.wiring import wired_display
 
 
-def build(held=()):
-    pins = [Pin(i, Pin.IN, Pin.PULL_UP) for i in range(keys.BUTTON_COUNT)]
-    for button in held:
-        pins[button].press()
-    clock = [0]
-    handheld = Handheld(IrqButtons(pins, lambda: clock[0]), 0, Options(), 9)
-    return handheld, pins, clock
+class Board:
+    """A fresh fake Pico with the panel on its SPI wires and a clock to step."""
+
+    def __init__(self, monkeypatch, tmp_path, capture):
+        machine.SPI.forget()
+        machine.reset_clocks()
+        self.virtual = VirtualDisplay(hardware_setup.PANEL)
+        cs = hardware_setup.DISPLAY_CS_PIN
+        dc = hardware_setup.DISPLAY_DC_PIN
+
+        def wire(data):
+            if machine.wired(cs).value() == 0:
+                self.virtual.receive(machine.wired(dc).value(), data)
+
+        machine.SPI(hardware_setup.DISPLAY_SPI).sink = wire
+        original = hardware_setup.buttons
+        monkeypatch.setattr(hardware_setup, "buttons", lambda clock: original(clock, capture))
+        monkeypatch.setattr(main_module(), "Storage", lambda: Storage(str(tmp_path / "s.json")))
+        monkeypatch.setattr(
+            main_module(), "Transcripts", lambda: Transcripts(str(tmp_path / "transcripts"))
+        )
+        self.now = 5_000
+        self.handheld = main_module().boot(lambda: self.now)
+
+    def run(self, ms):
+        for _ in range(ms):
+            self.now += 1000
+            self.handheld.step(self.now)
 
 
-def test_a_button_held_at_power_on_is_named_and_ignored_until_released():
-    spit = keys.button_id(1, keys.SPIT)
-    handheld, pins, clock = build(held=[spit])
-    assert main.held_at_power_on(handheld.debouncer.held_since_start) == (
-        "held at power-on, ignored until released: P2 SPIT"
-    )
-    for _ in range(50):
-        clock[0] += 1000
-        handheld.step(clock[0])
-    assert handheld.session.table.controls.called == [False, False]
-    pins[spit].release()
-    for _ in range(50):
-        clock[0] += 1000
-        handheld.step(clock[0])
-    pins[spit].press()
-    for _ in range(5):
-        clock[0] += 1000
-        handheld.step(clock[0])
-    assert handheld.session.table.controls.called == [False, True]
+def main_module():
+    import main
+
+    return main
 
 
-def test_the_console_prints_the_table_when_it_changes(capsys):
-    handheld, pins, clock = build()
-    console = main.Console()
-    console.handheld = handheld
-    handheld.session.table.controls.listener = console.on_event
-    console.show()
-    assert "Both press SPIT" in capsys.readouterr().out
-    console.show()
-    assert capsys.readouterr().out == ""
-    for button in (keys.button_id(0, keys.SPIT), keys.button_id(1, keys.SPIT)):
-        pins[button].press()
-    for _ in range(5):
-        clock[0] += 1000
-        handheld.step(clock[0])
-    console.show()
-    out = capsys.readouterr().out
-    assert "spat" in out and "pack 10" in out
-    assert handheld.overflows() == 0
+@pytest.fixture
+def rp2():
+    fake = pio_emulator.install()
+    sys.modules.pop("drivers.pio_capture", None)
+    yield fake
+    sys.modules.pop("drivers.pio_capture", None)
+    sys.modules.pop("rp2", None)
+
+
+def test_boot_with_the_default_capture_shows_the_title(monkeypatch, tmp_path, rp2):
+    board = Board(monkeypatch, tmp_path, hardware_setup.CAPTURE)
+    board.run(5)
+    handheld = board.handheld
+    assert type(handheld.capture).__name__ == "PioButtons"
+    assert handheld.controller.mode == TITLE
+    assert machine.peripheral_freq() == machine.freq() == 125_000_000
+    assert board.virtual.showing
+    expected, virtual = wired_display()
+    Renderer(expected, framebuf).title("SPIT", handheld.controller.seed)
+    assert board.virtual.rgb() == virtual.rgb(), "the title, pixel for pixel"
+
+
+def test_two_power_ons_deal_different_games():
+    main = main_module()
+    seeds = {main.power_on_seed() for _ in range(8)}
+    assert len(seeds) > 1 and all(0 <= seed < 1 << 24 for seed in seeds)
+
+
+def test_buttons_reach_the_game_and_the_screen(monkeypatch, tmp_path):
+    board = Board(monkeypatch, tmp_path, "irq")
+    spit = machine.wired(keys.button_id(1, keys.SPIT))
+    spit.press()
+    board.run(20)
+    spit.release()
+    board.run(20)
+    assert board.handheld.controller.mode == MATCH
+    board.virtual.mark()
+    spit.press()
+    board.run(20)
+    assert board.handheld.session.table.controls.called == [False, True]
+    assert board.virtual.changed(), "the ready screen shows player 2 ready"
+
+
+def test_a_button_held_at_power_on_is_named_and_ignored_until_released(
+    monkeypatch, tmp_path, capsys
+):
+    original = hardware_setup.button_pins
+
+    def pins():
+        built = original()
+        built[keys.button_id(1, keys.SPIT)].press()
+        return built
+
+    monkeypatch.setattr(hardware_setup, "button_pins", pins)
+    board = Board(monkeypatch, tmp_path, "irq")
+    assert "held at power-on, ignored until released: P2 SPIT" in capsys.readouterr().out
+    held = machine.wired(keys.button_id(1, keys.SPIT))
+    board.run(50)
+    assert board.handheld.controller.mode == TITLE
+    held.release()
+    board.run(50)
+    held.press()
+    board.run(20)
+    assert board.handheld.controller.mode == MATCH

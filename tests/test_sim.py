@@ -5,6 +5,7 @@ import json
 
 from spit import keys
 from spit.cards import card_name
+from spit.controller import COUNTDOWN_US
 from spit.options import Options
 from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY
 from spit.session import NEXT_GAME_US
@@ -42,6 +43,8 @@ def test_both_spit_keys_start_the_round_and_a_card_key_plays():
     assert game.phase == PHASE_READY
     assert "Both press SPIT" in "\n".join(dev.lines())
     type_keys(dev, clock, "al")
+    assert game.phase == PHASE_READY and dev.session.table.controls.counting
+    settle(dev, clock, COUNTDOWN_US // 1000)
     assert game.phase == PHASE_PLAY and dev.last_event == "spat"
     type_keys(dev, clock, "1")
     assert dev.last_event == "P1 picked" and dev.session.table.controls.hand[0] == 0
@@ -62,6 +65,7 @@ def test_a_held_key_is_one_press():
 def test_the_table_reads_from_both_sides():
     dev, clock = device("counts=on")
     type_keys(dev, clock, "al")
+    settle(dev, clock, COUNTDOWN_US // 1000)
     text = dev.lines()
     game = dev.session.table.game
     assert text[1].startswith("P2  pack 10")

@@ -45,7 +45,7 @@ from spit.rules import (
     play,
     slap,
 )
-from spit.ticks import ticks_diff
+from spit.ticks import ticks_add, ticks_diff
 
 # Events, with what ``detail`` holds.
 PICKED = const(0)  # slot
@@ -155,6 +155,11 @@ class Controls:
         self._quick_at = [-1, -1]
         self._stuck = False
         self._since = 0  # when everybody got stuck, or when the slap phase began
+        self.phase_at = 0  # when the game's phase last changed
+        # The device counts down before a round opens (0: the opening spit comes at once).
+        self.countdown_us = 0
+        self.counting = False
+        self._opening_at = 0
         # The press time of each applied action, beside ``game.history``.
         self.times = []
 
@@ -254,9 +259,14 @@ class Controls:
         return keys.LEFT if self.game.one_pile() or pile == player else keys.RIGHT
 
     def update(self, now):
-        """Run the timers: the automatic spit and the slap time limit."""
+        """Run the timers: the countdown, the automatic spit and the slap time limit."""
         game = self.game
-        if game.phase == PHASE_PLAY:
+        if self.counting:
+            if ticks_diff(now, self._opening_at) >= 0:
+                self.counting = False
+                self.called[0] = self.called[1] = False
+                self._spit(self._opening_at)
+        elif game.phase == PHASE_PLAY:
             auto = self._stuck and game.options.spit == "auto"
             if auto and ticks_diff(now, self._since) >= self.auto_spit_us:
                 self._spit(now)
@@ -264,6 +274,10 @@ class Controls:
             action = self.unslapped_action()
             self._apply(action, now)
             self.listener(SLAPPED, -1, action & 15)
+
+    def countdown_left(self, now):
+        """While counting: the µs left before the round opens."""
+        return ticks_diff(self._opening_at, now)
 
     def unslapped_action(self):
         """How the device settles a round nobody slapped: a player who cleared their
@@ -407,6 +421,8 @@ class Controls:
     # -- spit -----------------------------------------------------------------
 
     def _call_spit(self, player, t):
+        if self.counting:
+            return  # both are in: the round is about to open
         called = self.called
         called[player] = not called[player]
         if not called[player]:
@@ -414,6 +430,10 @@ class Controls:
             return
         self.listener(CALLED, player, 0)
         if called[1 - player]:
+            if self.game.phase == PHASE_READY and self.countdown_us:
+                self.counting = True
+                self._opening_at = ticks_add(t, self.countdown_us)
+                return
             called[0] = called[1] = False
             try:
                 self._spit(t)
@@ -434,6 +454,7 @@ class Controls:
         self.times.append(t)
         if game.phase != phase:
             self._since = t
+            self.phase_at = t
             if phase == PHASE_READY:
                 self.contest.clear()  # a new round: the last round's margin is old news
             if game.phase != PHASE_PLAY:

@@ -20,18 +20,28 @@ NEXT_GAME_US = const(5_000_000)
 
 class Session:
     """Constructor: ``Session(options, seed, levels=(None, None), listener=None,
-    on_game_over=None, arbiter=None)``; ``levels`` names the CPU level of each seat the
-    device plays (None for a person), ``listener`` gets the controls' events and
-    ``on_game_over(game, match)`` is called once per finished game. Every game's table
-    uses ``arbiter`` (the device's, which lives from power-on; a new one otherwise), so
-    the tie priority carries across games and matches.
+    on_game_over=None, arbiter=None, countdown_us=0, wins=None)``; ``levels`` names the
+    CPU level of each seat the device plays (None for a person), ``listener`` gets the
+    controls' events and ``on_game_over(game, match)`` is called once per finished game.
+    Every game's table uses ``arbiter`` (the device's, which lives from power-on; a new
+    one otherwise), so the tie priority carries across games and matches. Each round
+    opens ``countdown_us`` after both have called; ``wins`` resumes a match's tally.
     Attributes: ``match``, ``table`` (the current game's), ``arbiter``."""
 
     def __init__(
-        self, options, seed, levels=(None, None), listener=None, on_game_over=None, arbiter=None
+        self,
+        options,
+        seed,
+        levels=(None, None),
+        listener=None,
+        on_game_over=None,
+        arbiter=None,
+        countdown_us=0,
+        wins=None,
     ):
         self.arbiter = arbiter or Arbiter()
-        self.match = Match(options, seed)
+        self.countdown_us = countdown_us
+        self.match = Match(options, seed, wins)
         self.levels = levels
         self.listener = listener
         self.on_game_over = on_game_over
@@ -63,4 +73,5 @@ class Session:
             for seat, level in enumerate(self.levels)
         )
         self.table = Table(game, self.listener, cpus, self.arbiter)
+        self.table.controls.countdown_us = self.countdown_us
         self._over_at = -1

@@ -128,3 +128,259 @@ class _Mem32:
 
 
 mem32 = _Mem32()
+
+
+# Clocks, as the rp2 port sets them: clk_sys runs the CPU; clk_peri clocks SPI and UART
+# and stays on the 48 MHz USB PLL unless freq()'s second argument ties it to clk_sys.
+_USB_HZ = 48_000_000
+_clocks = {"cpu": 125_000_000, "peri": _USB_HZ}
+
+
+def freq(hz=None, peripheral_hz=None):
+    """``freq()`` is the CPU clock; ``freq(hz[, peripheral_hz])`` sets it, as rp2 does.
+
+    The peripheral clock may only be 48 MHz (left where it is) or the CPU clock.
+    """
+    if hz is None:
+        return _clocks["cpu"]
+    tied = _clocks["peri"] == _clocks["cpu"] and _clocks["peri"] != _USB_HZ
+    if peripheral_hz is not None and peripheral_hz not in (_USB_HZ, hz):
+        raise ValueError("peripheral freq must be 48_000_000 or the same as the MCU freq")
+    _clocks["cpu"] = hz
+    if tied or (peripheral_hz is not None and peripheral_hz != _USB_HZ):
+        _clocks["peri"] = hz
+    return None
+
+
+def peripheral_freq():
+    """World helper: clk_peri, which the device does not report."""
+    return _clocks["peri"]
+
+
+def reset_clocks(cpu_hz=125_000_000, peripheral_hz=_USB_HZ):
+    """World helper: the clocks after a power-on (a test's fresh board)."""
+    _clocks["cpu"] = cpu_hz
+    _clocks["peri"] = peripheral_hz
+
+
+def _spi_dividers(baudrate, clock_hz):
+    """The pico-sdk's ``spi_set_baudrate``: the smallest even prescale that fits the
+    post-divider, then the largest post-divider whose rate is not above ``baudrate``."""
+    prescale = 2
+    while prescale <= 254 and clock_hz >= (prescale + 2) * 256 * baudrate:
+        prescale += 2
+    postdiv = 256
+    while postdiv > 1 and clock_hz // (prescale * (postdiv - 1)) <= baudrate:
+        postdiv -= 1
+    return prescale * postdiv
+
+
+def _pin_number(pin):
+    return pin if isinstance(pin, int) else pin.id
+
+
+class SPI:
+    """A hardware SPI bus: ``SPI(id, baudrate=1_000_000, *, polarity=0, phase=0, bits=8,
+    firstbit=SPI.MSB, sck=None, mosi=None, miso=None)``, checking pins as rp2 does.
+
+    The clock divider is chosen from clk_peri when the bus is set up, as on the device,
+    so ``baudrate`` (what the device's repr reports) is the rate really reached, and a
+    later change of clk_peri moves the real rate (``actual_baudrate()``).
+
+    World helpers: ``sink``, a callable given each written chunk as ``bytes`` (the wire),
+    ``bytes_written``, and ``SPI.forget()`` (a fresh board). As on the device, ``SPI(0)``
+    is the same object each time, so a test can attach a sink before the firmware
+    builds the bus.
+    """
+
+    MSB = 0
+    LSB = 1
+    _buses = {}  # like the device, SPI(n) is one object for the life of the board
+
+    def __new__(cls, id, *args, **kwargs):
+        if id not in (0, 1):
+            raise ValueError("SPI(%d) doesn't exist" % id)
+        if id not in cls._buses:
+            bus = super().__new__(cls)
+            bus.sink = None
+            bus.bytes_written = 0
+            bus.baudrate = 0
+            # The Pico's default pins, kept until a constructor names others.
+            bus.sck, bus.mosi, bus.miso = (18, 19, 16) if id == 0 else (10, 11, 8)
+            bus.polarity = bus.phase = 0
+            bus.bits = 8
+            cls._buses[id] = bus
+        return cls._buses[id]
+
+    def __init__(
+        self,
+        id,
+        baudrate=None,
+        *,
+        polarity=0,
+        phase=0,
+        bits=8,
+        firstbit=MSB,
+        sck=None,
+        mosi=None,
+        miso=None,
+    ):
+        self.id = id
+        for name, pin, lane in (("SCK", sck, 2), ("MOSI", mosi, 3), ("MISO", miso, 0)):
+            if pin is None:
+                continue
+            number = _pin_number(pin)
+            # SPI0 has GPIO 0-7 and 16-23, SPI1 8-15 and 24-29; each lane every 4th pin.
+            if number & 3 != lane or (number & 8) >> 3 != id:
+                raise ValueError("bad %s pin" % name)
+            setattr(self, name.lower(), number)
+        # Like the device: a bare SPI(n) of a bus already set up leaves it as it is.
+        given = (baudrate, sck, mosi, miso) != (None,) * 4 or (polarity, phase, bits) != (0, 0, 8)
+        if given or self.baudrate == 0:
+            self.init(
+                baudrate=1_000_000 if baudrate is None else baudrate,
+                polarity=polarity,
+                phase=phase,
+                bits=bits,
+                firstbit=firstbit,
+            )
+
+    def init(self, baudrate=None, *, polarity=None, phase=None, bits=None, firstbit=None):
+        if firstbit == SPI.LSB:
+            raise NotImplementedError("LSB")
+        if baudrate is not None:
+            self._divider = _spi_dividers(baudrate, _clocks["peri"])
+            self.baudrate = _clocks["peri"] // self._divider
+        self.polarity = self.polarity if polarity is None else polarity
+        self.phase = self.phase if phase is None else phase
+        self.bits = self.bits if bits is None else bits
+
+    @classmethod
+    def forget(cls):
+        cls._buses.clear()
+
+    def actual_baudrate(self):
+        """World helper: the rate on the wire now, after any later clock change."""
+        return _clocks["peri"] // self._divider
+
+    def write(self, buf):
+        data = bytes(buf)
+        self.bytes_written += len(data)
+        if self.sink is not None:
+            self.sink(data)
+
+    def deinit(self):
+        self.baudrate = 0
+
+    def __repr__(self):
+        return "SPI(%d, baudrate=%d, polarity=%d, phase=%d, bits=%d, sck=%s, mosi=%s, miso=%s)" % (
+            self.id,
+            self.baudrate,
+            self.polarity,
+            self.phase,
+            self.bits,
+            self.sck,
+            self.mosi,
+            self.miso,
+        )
+
+
+class PWM:
+    """``PWM(pin, *, freq=..., duty_u16=..., invert=False)``; ``freq()``, ``duty_u16()``
+    and ``duty_ns()`` read or set, ``deinit()`` stops the output.
+
+    World helpers: ``running`` and ``history``, every ``(freq, duty_u16)`` the output
+    was set to, in order. Reads give back what was set (the device rounds the duty to
+    its counter's resolution, a few parts in 65,536 at buzzer frequencies).
+    """
+
+    # The RP2040's PWM counts 16 bits with an 8.4-bit divider: about 8 Hz at 125 MHz.
+    _SLOWEST_DIVIDER = 256 * 65536
+
+    def __init__(self, pin, *, freq=None, duty_u16=None, duty_ns=None, invert=False):
+        self.pin = pin
+        self.invert = invert
+        self._freq = 0
+        self._duty = 0
+        self.running = False
+        self.history = []
+        self.init(freq=freq, duty_u16=duty_u16, duty_ns=duty_ns)
+
+    def init(self, *, freq=None, duty_u16=None, duty_ns=None):
+        if freq is not None:
+            self.freq(freq)
+        if duty_u16 is not None:
+            self.duty_u16(duty_u16)
+        if duty_ns is not None:
+            self.duty_ns(duty_ns)
+
+    def freq(self, value=None):
+        if value is None:
+            return self._freq
+        if value * self._SLOWEST_DIVIDER < _clocks["cpu"]:
+            raise ValueError("freq too small")
+        if value > _clocks["cpu"] // 2:
+            raise ValueError("freq too large")
+        self._freq = value
+        self._set()
+        return None
+
+    def duty_u16(self, value=None):
+        if value is None:
+            return self._duty if self.running else 0
+        if not 0 <= value <= 65535:
+            raise ValueError("duty_u16 must be from 0 to 65535")
+        self._duty = value
+        self._set()
+        return None
+
+    def duty_ns(self, value=None):
+        period_ns = 1_000_000_000 // self._freq if self._freq else 0
+        if value is None:
+            return self._duty * period_ns // 65535 if self.running else 0
+        self.duty_u16(min(65535, value * 65535 // period_ns) if period_ns else 0)
+        return None
+
+    def deinit(self):
+        self.running = False
+        self.history.append((self._freq, 0))
+
+    def _set(self):
+        self.running = True
+        self.history.append((self._freq, self._duty))
+
+
+class WDT:
+    """``WDT(id=0, timeout=5000)``: once started it cannot be stopped; ``feed()``.
+
+    The fake has no clock of its own. World helpers: ``advance(ms)`` moves time on and
+    returns whether the board would have reset by then (``expired`` stays set).
+    """
+
+    # 24-bit counter, two ticks a microsecond on the RP2040.
+    TIMEOUT_MAX_MS = 8388
+
+    def __init__(self, id=0, timeout=5000):
+        if id != 0:
+            raise ValueError("WDT(%d) doesn't exist" % id)
+        if timeout > self.TIMEOUT_MAX_MS:
+            raise ValueError("timeout exceeds %d" % self.TIMEOUT_MAX_MS)
+        self.timeout = timeout
+        self.since_feed_ms = 0
+        self.feeds = 0
+        self.expired = False
+
+    def feed(self):
+        self.since_feed_ms = 0
+        self.feeds += 1
+
+    def advance(self, ms):
+        self.since_feed_ms += ms
+        if self.since_feed_ms >= self.timeout:
+            self.expired = True
+        return self.expired
+
+
+def wired(gpio):
+    """World helper: the Pin last built for ``gpio`` (what a probe on that wire sees)."""
+    return _wired[gpio]

@@ -1,0 +1,189 @@
+"""ILI9341 and ST7789 320x240 SPI panels, in landscape.
+
+Constructor: ``Display(spi, dc, cs, rst, panel="ili9341", rotation=0, sleep_ms=None)``
+takes a built ``machine.SPI`` and three output ``Pin``s. ``rotation`` is 0, or 180 for
+a panel mounted upside down. ``sleep_ms`` waits between init steps (``time.sleep_ms``
+unless given). The constructor resets the panel, sets it up, clears it to black and
+turns it on.
+
+Methods: ``show(x, y, w, h, buf)`` sends a window of RGB565 pixels: ``buf`` is exactly
+``w * h * 2`` bytes as ``framebuf.FrameBuffer(buf, w, h, framebuf.RGB565)`` wrote them,
+and goes out as it is, so the colours given to framebuf are byte-swapped RGB565 (the
+panel reads each pixel big-endian). ``fill(colour)`` paints the whole screen with a
+colour in that same form, through one small strip buffer. Neither allocates.
+
+Attributes: ``width``, ``height`` (320, 240); ``bytes_sent``, every byte put on the bus
+so far, commands included.
+
+Both panels are 240x320 portrait controllers speaking MIPI DCS: MADCTL turns the
+address space so that column 0, row 0 is the top left as the player sees the screen,
+CASET/RASET open a window and RAMWR fills it row by row. Where the panels differ
+(colour filter order, inversion, power settings) is in ``_PANELS``.
+"""
+
+import framebuf
+from micropython import const
+
+_SWRESET = const(0x01)
+_SLPOUT = const(0x11)
+_NORON = const(0x13)
+_INVON = const(0x21)
+_DISPON = const(0x29)
+_CASET = const(0x2A)
+_RASET = const(0x2B)
+_RAMWR = const(0x2C)
+_MADCTL = const(0x36)
+_COLMOD = const(0x3A)
+
+# MADCTL bits: row order, column order, row/column exchange, BGR colour filter.
+_MY = const(0x80)
+_MX = const(0x40)
+_MV = const(0x20)
+_BGR = const(0x08)
+
+_COLMOD_16BIT = const(0x55)  # 65k colours, 16 bits a pixel, on both interfaces
+_WIDTH = const(320)
+_HEIGHT = const(240)
+_STRIP_ROWS = const(4)  # rows per write in fill(): 2,560 bytes of buffer
+
+# Per panel: MADCTL for rotation 0, whether the glass needs inversion on, and the
+# power settings sent after sleep out. Both modules show landscape right way up with
+# the exchange bit set; they differ by a mirrored column order on the glass.
+_PANELS = {
+    # ILI9341 modules have a BGR colour filter. Power control 1 and 2 and VCOM control
+    # 1 and 2: the module makers' values, which the widely used drivers all send.
+    "ili9341": (
+        _MY | _MX | _MV | _BGR,
+        False,
+        ((0xC0, b"\x23"), (0xC1, b"\x10"), (0xC5, b"\x3e\x28"), (0xC7, b"\x86")),
+    ),
+    # ST7789 IPS glass is normally black: without INVON every colour shows inverted.
+    "st7789": (_MY | _MV, True, ()),
+}
+
+
+def _system_sleep_ms():
+    import time
+
+    try:
+        return time.sleep_ms
+    except AttributeError:  # CPython
+        return lambda ms: time.sleep(ms / 1000)
+
+
+class Display:
+    width = _WIDTH
+    height = _HEIGHT
+
+    def __init__(self, spi, dc, cs, rst, panel="ili9341", rotation=0, sleep_ms=None):
+        if panel not in _PANELS:
+            raise ValueError("panel is 'ili9341' or 'st7789'")
+        if rotation not in (0, 180):
+            raise ValueError("rotation is 0 or 180")
+        self._spi = spi
+        self._dc = dc
+        self._cs = cs
+        self._rst = rst
+        self.bytes_sent = 0
+        self._command = bytearray(1)
+        self._params = bytearray(4)
+        self._strip = bytearray(_WIDTH * _STRIP_ROWS * 2)
+        self._strip_fb = framebuf.FrameBuffer(self._strip, _WIDTH, _STRIP_ROWS, framebuf.RGB565)
+        madctl, invert, power = _PANELS[panel]
+        if rotation == 180:
+            madctl ^= _MX | _MY
+        self._init(madctl, invert, power, sleep_ms or _system_sleep_ms())
+
+    def _init(self, madctl, invert, power, wait):
+        self._cs(1)
+        self._dc(0)
+        # Hardware reset (a low pulse of at least 10 us; commands 5 ms after it), then
+        # a software one, after which sleep out must wait 120 ms. Each wait has a margin:
+        # sleep_ms can end a hair early.
+        self._rst(0)
+        wait(1)
+        self._rst(1)
+        wait(10)
+        self._send(_SWRESET)
+        wait(125)
+        self._send(_SLPOUT)
+        wait(120)  # the supplies settle; 5 ms is the minimum before the next command
+        self._send(_COLMOD, bytes((_COLMOD_16BIT,)))
+        self._send(_MADCTL, bytes((madctl,)))
+        for command, params in power:
+            self._send(command, params)
+        if invert:
+            self._send(_INVON)
+        self._send(_NORON)
+        # Clear before the glass turns on, so the memory's power-on noise never shows.
+        self.fill(0)
+        self._send(_DISPON)
+
+    def _send(self, command, params=None):
+        """One command and its parameters, with CS held low for both."""
+        self._command[0] = command
+        self._cs(0)
+        self._dc(0)
+        self._spi.write(self._command)
+        count = 1
+        if params is not None:
+            self._dc(1)
+            self._spi.write(params)
+            count += len(params)
+        self._cs(1)
+        self.bytes_sent += count
+
+    def _window(self, x, y, w, h):
+        """Open the window and start RAMWR, leaving CS low and DC high for the pixels.
+
+        CS stays low across the three commands: the panel tells commands from
+        parameters by DC alone, and each Pin call costs microseconds here."""
+        spi = self._spi
+        dc = self._dc
+        command = self._command
+        params = self._params
+        self._cs(0)
+        dc(0)
+        command[0] = _CASET
+        spi.write(command)
+        end = x + w - 1
+        params[0] = x >> 8
+        params[1] = x & 0xFF
+        params[2] = end >> 8
+        params[3] = end & 0xFF
+        dc(1)
+        spi.write(params)
+        dc(0)
+        command[0] = _RASET
+        spi.write(command)
+        end = y + h - 1
+        params[0] = y >> 8
+        params[1] = y & 0xFF
+        params[2] = end >> 8
+        params[3] = end & 0xFF
+        dc(1)
+        spi.write(params)
+        dc(0)
+        command[0] = _RAMWR
+        spi.write(command)
+        dc(1)
+        self.bytes_sent += 11
+
+    def show(self, x, y, w, h, buf):
+        if x < 0 or y < 0 or w < 1 or h < 1 or x + w > _WIDTH or y + h > _HEIGHT:
+            raise ValueError("window is off the screen")
+        if len(buf) != w * h * 2:
+            raise ValueError("buffer is not w * h * 2 bytes")
+        self._window(x, y, w, h)
+        self._spi.write(buf)
+        self._cs(1)
+        self.bytes_sent += len(buf)
+
+    def fill(self, colour):
+        self._strip_fb.fill(colour)
+        self._window(0, 0, _WIDTH, _HEIGHT)
+        # One RAMWR: the panel's address counter runs on from strip to strip.
+        for _ in range(_HEIGHT // _STRIP_ROWS):
+            self._spi.write(self._strip)
+        self._cs(1)
+        self.bytes_sent += _WIDTH * _HEIGHT * 2

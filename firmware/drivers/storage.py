@@ -1,0 +1,115 @@
+"""The save file on flash: written so that a power cut at any moment keeps good data.
+
+A save writes the whole text to ``<path>.new``, renames the current file to
+``<path>.bak`` (the previous good copy) and renames ``.new`` to the current file. A
+cut while ``.new`` is written leaves the current file untouched; a cut between the
+renames leaves no current file but a complete ``.new`` and ``.bak``. So ``load``
+tries the current file, then ``.new``, then ``.bak``, and takes the first that is
+save data; with none, the defaults. A torn ``.new`` is never taken: a JSON object cut
+short does not parse. A current file that did not load is removed rather than
+renamed over the good ``.bak``, and a save that finds its data came from ``.new`` (an
+earlier save cut between its renames) first renames it into place.
+
+Flash writes stop interrupts on the RP2040: only the game flow saves, between rounds.
+
+Constructor
+    ``Storage(path="/spit.json", fs=None)``: ``fs`` is the filesystem (``Flash()``, the
+    device's own, by default; tests pass one that cuts the power).
+
+Methods
+    ``load()``: the ``SaveData``; never raises. ``save(data)``: True once the new data is
+    the current file, False if the filesystem refused a step (full, worn out); a boot
+    then loads the old data or the new, as after a power cut at that step.
+
+Class variables
+    ``loaded_from``: which file the data in use came from (``path``, ``.new``, ``.bak``),
+    or None for the defaults.
+"""
+
+import os
+
+from micropython import const
+from spit.savedata import SaveData
+
+# A save is under 1 KiB; anything much bigger is not one, and reading it could
+# exhaust the heap.
+_MAX_BYTES = const(4096)
+
+
+class Flash:
+    """The device's filesystem, as the storage and the transcripts use it."""
+
+    def open(self, path, mode):
+        return open(path, mode)
+
+    def rename(self, old, new):
+        os.rename(old, new)
+
+    def remove(self, path):
+        os.remove(path)
+
+    def size(self, path):
+        """The file's size in bytes, or -1 if there is no such file."""
+        try:
+            return os.stat(path)[6]
+        except OSError:
+            return -1
+
+    def listdir(self, path):
+        return os.listdir(path)
+
+    def mkdir(self, path):
+        os.mkdir(path)
+
+
+class Storage:
+    def __init__(self, path="/spit.json", fs=None):
+        self.path = path
+        self.fs = fs or Flash()
+        self.loaded_from = None
+        self._loaded = False
+
+    def load(self):
+        self._loaded = True
+        for path in (self.path, self.path + ".new", self.path + ".bak"):
+            data = self._read(path)
+            if data is not None:
+                self.loaded_from = path
+                return data
+        self.loaded_from = None
+        return SaveData()
+
+    def save(self, data):
+        fs = self.fs
+        path = self.path
+        new = path + ".new"
+        if not self._loaded:
+            self.load()
+        try:
+            if self.loaded_from == new:
+                # Finish the interrupted save first: the next write to .new would
+                # otherwise destroy the only copy of the data in use.
+                fs.rename(new, path)
+                self.loaded_from = path
+            with fs.open(new, "w") as f:
+                f.write(data.text())
+            if self.loaded_from == path:
+                fs.rename(path, path + ".bak")
+            elif fs.size(path) >= 0:
+                fs.remove(path)  # damaged: keep the good .bak
+            fs.rename(new, path)
+        except OSError:
+            self._loaded = False  # which files are good is unknown now: look again
+            return False
+        self.loaded_from = path
+        return True
+
+    def _read(self, path):
+        size = self.fs.size(path)
+        if not 0 < size <= _MAX_BYTES:
+            return None
+        try:
+            with self.fs.open(path, "rb") as f:
+                return SaveData.parse(f.read(_MAX_BYTES))
+        except Exception:  # whatever a damaged file does, the device boots
+            return None

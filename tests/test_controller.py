@@ -1,0 +1,311 @@
+"""The device's flow over its screens, driven through the handheld's main loop on fake pins."""
+
+import pytest
+from drivers.buttons import IrqButtons
+from handheld import Handheld
+from machine import Pin
+from spit import keys
+from spit.controller import (
+    ATTRACT,
+    ATTRACT_US,
+    COUNTDOWN_US,
+    ERROR,
+    ERROR_US,
+    HOLD_US,
+    MATCH,
+    ROUND_RESULT_US,
+    SETTINGS,
+    TITLE,
+    TITLE_US,
+)
+from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY
+from spit.savedata import SaveData
+from spit.session import NEXT_GAME_US
+
+P1_SPIT = keys.button_id(0, keys.SPIT)
+P2_SPIT = keys.button_id(1, keys.SPIT)
+
+
+class Screen:
+    """A renderer that remembers what it was last asked to show."""
+
+    def __init__(self):
+        self.name = None
+        self.args = ()
+        self.invalidated = 0
+
+    def invalidate(self):
+        self.invalidated += 1
+
+    def __getattr__(self, name):
+        def draw(*args):
+            self.name = name
+            self.args = args
+
+        return draw
+
+
+class Sounds:
+    def __init__(self):
+        self.played = []
+        self.muted = False
+
+    def play(self, name, now):
+        self.played.append(name)
+
+    def update(self, now):
+        pass
+
+
+class Watchdog:
+    def __init__(self):
+        self.fed = 0
+
+    def feed(self):
+        self.fed += 1
+
+
+class Storage:
+    def __init__(self):
+        self.saves = []
+
+    def save(self, data):
+        self.saves.append((list(data.games), list(data.matches), data.options.text()))
+        return True
+
+
+class Device:
+    def __init__(self, seats=("person", "person"), start=(1 << 30) - 3_000_000):
+        self.pins = [Pin(b, Pin.IN, Pin.PULL_UP) for b in range(keys.BUTTON_COUNT)]
+        self.now = start
+        self.saved = SaveData()
+        self.saved.seats = list(seats)
+        self.screen = Screen()
+        self.sounds = Sounds()
+        self.watchdog = Watchdog()
+        self.storage = Storage()
+        capture = IrqButtons(self.pins, lambda: self.now)
+        self.handheld = Handheld(
+            capture,
+            self.now,
+            self.saved,
+            77,
+            self.screen,
+            self.sounds,
+            self.storage,
+            self.watchdog,
+        )
+        self.controller = self.handheld.controller
+
+    def run(self, ms):
+        for _ in range(ms):
+            self.now = (self.now + 1000) % (1 << 30)
+            self.handheld.step(self.now)
+
+    def tap(self, button, ms=50):
+        self.pins[button].press()
+        self.run(ms)
+        self.pins[button].release()
+        self.run(ms)
+
+    def hold(self, button, ms):
+        self.pins[button].press()
+        self.run(ms)
+        self.pins[button].release()
+        self.run(20)
+
+    def both_spit(self):
+        self.pins[P1_SPIT].press()
+        self.pins[P2_SPIT].press()
+        self.run(30)
+        self.pins[P1_SPIT].release()
+        self.pins[P2_SPIT].release()
+        self.run(30)
+
+
+def test_power_on_shows_the_title_and_spit_starts_a_match_at_its_ready_screen():
+    device = Device()
+    device.run(10)
+    assert device.controller.mode == TITLE and device.screen.name == "title"
+    assert device.screen.args == ("SPIT", 77)
+    device.tap(P2_SPIT)
+    assert device.controller.mode == MATCH and device.screen.name == "ready"
+    assert device.screen.args[1] == [False, False], "the title press is not a call"
+    assert device.controller.session.match.seed == 77
+
+
+def test_ready_countdown_play_with_sounds():
+    device = Device()
+    device.tap(P1_SPIT)
+    device.tap(P1_SPIT)
+    assert device.screen.name == "ready" and device.screen.args[1] == [True, False]
+    device.tap(P2_SPIT)
+    assert device.screen.name == "countdown" and device.screen.args == (3,)
+    device.run(COUNTDOWN_US // 1000 - 900)
+    assert device.screen.name == "countdown" and device.screen.args == (1,)
+    device.run(1000)
+    assert device.screen.name == "play"
+    assert device.controller.session.table.game.phase == PHASE_PLAY
+    assert device.sounds.played.count("count") == 3 and device.sounds.played[-1] == "go"
+    assert device.storage.saves, "saved when the match began, not during it"
+    saves = len(device.storage.saves)
+    device.run(2000)
+    assert len(device.storage.saves) == saves
+
+
+def test_one_player_mode_names_the_cpu_seat_and_the_cpu_is_ready_by_itself():
+    device = Device(seats=("person", "lightning"))
+    device.tap(P1_SPIT)
+    device.tap(P1_SPIT)
+    device.run(1500)
+    assert device.screen.name in ("countdown", "play")
+    assert device.screen.args[-1] == (False, True) or device.screen.name == "countdown"
+
+
+def test_round_result_then_ready_and_a_save_between_rounds():
+    device = Device(seats=("lightning", "lightning"))
+    device.tap(P1_SPIT)
+    game = device.controller.session.table.game
+    for _ in range(400):
+        device.run(500)
+        if game.round >= 1:
+            break
+    assert game.round >= 1
+    if game.phase == PHASE_READY:
+        assert device.screen.name in ("round_result", "countdown", "ready")
+    assert any(saved for saved in device.storage.saves)
+    assert "round" in device.sounds.played
+
+
+def test_hold_spit_two_seconds_between_games_opens_the_settings():
+    device = Device()
+    device.tap(P1_SPIT)  # a match, at the ready screen of its first game
+    device.hold(P2_SPIT, HOLD_US // 1000 - 100)
+    assert device.controller.mode == MATCH, "not quite two seconds"
+    device.hold(P2_SPIT, HOLD_US // 1000 + 50)
+    assert device.controller.mode == SETTINGS and device.screen.name == "settings"
+    rows, cursor = device.screen.args
+    names = [name for name, _ in rows]
+    assert names[:2] == ["layout", "middle"] and names[-3:] == ["P1", "P2", "sound"]
+    assert cursor == 0
+
+
+def test_holding_spit_during_play_is_a_spit_call_not_the_settings():
+    device = Device()
+    device.tap(P1_SPIT)
+    device.both_spit()
+    device.run(COUNTDOWN_US // 1000 + 10)
+    assert device.controller.session.table.game.phase == PHASE_PLAY
+    device.hold(P1_SPIT, HOLD_US // 1000 + 500)
+    assert device.controller.mode == MATCH
+
+
+def test_settings_change_values_and_spit_starts_a_new_match_with_them():
+    device = Device()
+    device.hold(P1_SPIT, HOLD_US // 1000 + 50)
+    device.run(50)
+    assert device.controller.mode == SETTINGS
+    device.saved.games = [1, 0]
+    device.tap(keys.button_id(1, keys.C3))  # layout: 1-5 -> 3x5
+    device.tap(keys.button_id(0, keys.RIGHT))  # down to "middle"
+    device.tap(keys.button_id(0, keys.LEFT))
+    device.tap(keys.button_id(0, keys.LEFT))  # up past the top: "sound", the last row
+    device.tap(keys.button_id(0, keys.C1))  # sound off
+    rows, cursor = device.screen.args
+    assert rows[0] == ("layout", "3x5") and rows[cursor] == ("sound", "off")
+    device.tap(P1_SPIT)
+    assert device.controller.mode == MATCH
+    assert device.controller.session.table.game.options.layout == "3x5"
+    assert device.saved.muted and device.saved.games == [0, 0], "the match reset"
+    assert device.storage.saves[-1][2].startswith("layout=3x5")
+
+
+def test_attract_mode_plays_itself_and_ignores_the_players_until_spit():
+    device = Device()
+    device.run(TITLE_US // 1000 + 10)
+    assert device.controller.mode == ATTRACT
+    device.run(COUNTDOWN_US // 1000 + 8000)
+    attract = device.controller.attract.table.game
+    assert attract.plays > 0 and device.screen.name == "play"
+    assert device.screen.args[2] == (True, True)
+    before = attract.history[:]
+    device.tap(keys.button_id(0, keys.C1))  # a card button: no effect on the CPU game
+    assert attract.history[: len(before)] == before
+    assert all(action >> 8 & 1 in (0, 1) for action in attract.history)
+    device.tap(P1_SPIT)
+    assert device.controller.mode == MATCH and device.controller.attract is None
+
+
+def test_attract_mode_returns_to_the_title():
+    device = Device()
+    device.run(TITLE_US // 1000 + 10)
+    device.run(ATTRACT_US // 1000 + 10)
+    assert device.controller.mode == TITLE
+
+
+def test_game_over_then_match_result_keep_the_tallies():
+    device = Device(seats=("lightning", "lightning"))
+    device.saved.options.set("match", "single")
+    device.tap(P1_SPIT)
+    session = device.controller.session
+    for _ in range(600):
+        device.run(1000)
+        if session.table.game.phase == PHASE_OVER:
+            break
+    device.run(10)
+    winner = session.match.winner()
+    assert device.screen.name == "match_result" and device.screen.args[0] == winner
+    assert device.saved.matches[winner] == 1 and device.saved.games == [0, 0]
+    assert "game" in device.sounds.played
+    device.run(NEXT_GAME_US // 1000 + 10)
+    assert device.screen.name == "ready", "the next match waits for both"
+
+
+@pytest.mark.parametrize("when", ["title", "play"])
+def test_an_exception_shows_the_error_screen_and_the_title_comes_back(when, monkeypatch):
+    device = Device()
+    device.saved.matches = [4, 2]
+    if when == "play":
+        device.tap(P1_SPIT)
+        device.both_spit()
+        device.run(COUNTDOWN_US // 1000 + 10)
+        table = device.controller.session.table
+
+        def broken(*args):
+            raise ValueError("the rules broke")
+
+        monkeypatch.setattr(table.controls, "update", broken)
+    else:
+        monkeypatch.setattr(device.controller, "_start_attract", lambda now: 1 // 0)
+        device.run(TITLE_US // 1000)
+    device.run(5)
+    assert device.controller.mode == ERROR and device.screen.name == "error"
+    assert device.handheld.errors == 1
+    message = device.screen.args[0]
+    assert ("ValueError: the rules broke" if when == "play" else "ZeroDivisionError") in message
+    device.run(ERROR_US // 1000 + 10)
+    assert device.controller.mode == TITLE
+    assert device.saved.matches == [4, 2]
+    device.tap(P2_SPIT)
+    assert device.controller.mode == MATCH, "capture kept working"
+    assert device.watchdog.fed > ERROR_US // 1000
+
+
+def test_the_round_result_shows_until_someone_calls_the_next_round():
+    device = Device(seats=("lightning", "lightning"))
+    device.tap(P1_SPIT)
+    game = device.controller.session.table.game
+    for _ in range(600):
+        device.run(100)
+        if game.round >= 1:
+            break
+    assert game.round == 1 and game.phase == PHASE_READY
+    ended = game.last_round
+    assert device.screen.name == "round_result" and device.screen.args[0] is ended
+    controls = device.controller.session.table.controls
+    while not (controls.called[0] or controls.called[1]):
+        assert device.screen.name == "round_result"
+        device.run(1)
+    device.run(1)
+    assert device.screen.name in ("ready", "countdown")
+    assert ROUND_RESULT_US >= 2_000_000, "long enough to read when nobody calls"
