@@ -1,6 +1,6 @@
 """Boot: build the hardware from hardware_setup, then run the game loop for ever.
 
-The USB console (``mpremote connect auto``) reports a button held at power-on and
+Hold both SPIT buttons while powering on for the self-test. The USB console (``mpremote connect auto``) reports a button held at power-on and
 every error the loop recovered from, with its traceback.
 """
 
@@ -25,6 +25,8 @@ from spit.render import Renderer  # noqa: E402
 
 # The loop passes in milliseconds; a hang of this long resets the board.
 WATCHDOG_MS = const(4000)
+# Both SPIT buttons held at power-on: the self-test.
+SELF_TEST_BUTTONS = const(1 << 7 | 1 << 15)
 
 
 def power_on_seed():
@@ -63,8 +65,11 @@ def boot(clock=None, watchdog=None):
         watchdog,
         transcripts=Transcripts(),
     )
-    if handheld.debouncer.held_since_start:
-        print(held_at_power_on(handheld.debouncer.held_since_start))
+    held = handheld.debouncer.held_since_start
+    if held & SELF_TEST_BUTTONS == SELF_TEST_BUTTONS:
+        handheld.controller.self_test(now)
+    elif held:
+        print(held_at_power_on(held))
     return handheld
 
 

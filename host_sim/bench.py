@@ -1,11 +1,15 @@
 """``make bench``: measure the budgets of SPEC section 11 and print one JSON object.
 
-Each ``bench_*`` module measures one area and returns a dict of figures.
+Each ``bench_*`` module measures one area and returns a dict of figures. With
+MicroPython's UF2 and the RP2040 boot ROM at hand (``PICO_UF2``/``PICO_BOOTROM``, or
+``../shared/pico/``), the ``emu_*`` figures of the emulated Pico are added.
 """
 
 import json
 
 from host_sim import bench_display, bench_engine, bench_input, bench_loop, bench_save
+from host_sim.emu.board import firmware_paths
+from host_sim.emu.figures import figures as emu_figures
 
 
 def main():
@@ -15,6 +19,9 @@ def main():
     figures.update(bench_display.figures())
     figures.update(bench_loop.figures())
     figures.update(bench_save.figures())
+    if firmware_paths() is not None:
+        figures.update(emu_figures())
+        figures.update(bench_display.emu_figures())
     print(json.dumps(figures, indent=2, sort_keys=True))
 
 

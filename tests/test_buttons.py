@@ -199,3 +199,15 @@ def test_levels_come_from_the_gpio_input_register():
     buttons, pins, _ = make_buttons()
     pins[7].press(fire=False)
     assert buttons.pressed_mask() == 1 << 7  # no handler needed to read a level
+
+
+def test_a_button_let_go_is_new_again_to_the_next_snapshot():
+    buttons, pins, clock = make_buttons()
+    clock.now = 100
+    pins[5].press()
+    pins[5].release()  # no interrupt on a release
+    drained(buttons)  # the main loop's pass forgets it
+    pins[5].press(fire=False)  # pressed again in the same cycle as GPIO 13
+    clock.now = 400
+    pins[13].press()
+    assert drained(buttons) == [(5, 400), (13, 400)]

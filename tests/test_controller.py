@@ -14,6 +14,7 @@ from spit.controller import (
     HOLD_US,
     MATCH,
     ROUND_RESULT_US,
+    SELF_TEST,
     SETTINGS,
     TITLE,
     TITLE_US,
@@ -309,3 +310,59 @@ def test_the_round_result_shows_until_someone_calls_the_next_round():
     device.run(1)
     assert device.screen.name in ("ready", "countdown")
     assert ROUND_RESULT_US >= 2_000_000, "long enough to read when nobody calls"
+
+
+def test_self_test_counts_presses_times_them_and_calibrates_the_tie_window():
+    device = Device()
+    device.controller.self_test(device.now)
+    device.run(5)
+    assert device.controller.mode == SELF_TEST and device.screen.name == "self_test"
+    assert device.sounds.played == ["scale"]
+    p1_l, p2_r = keys.button_id(0, keys.LEFT), keys.button_id(1, keys.RIGHT)
+    device.tap(keys.button_id(1, keys.C4))
+    presses, ages, bins, lines = device.screen.args
+    assert presses[keys.button_id(1, keys.C4)] == 1 and sum(presses) == 1
+    assert ages[keys.button_id(1, keys.C4)] == "0.1s" and ages[0] == "-"
+    device.run(1500)
+    assert device.screen.args[1][keys.button_id(1, keys.C4)] == "1.6s"
+    assert lines[1] == "press L or R together: 100 more"
+    for i in range(100):
+        gap = (i % 7) * 6  # 0-36 µs apart, player 2 later
+        device.pins[p1_l].press()
+        device.now += gap
+        device.pins[p2_r].press()
+        device.run(20)
+        device.pins[p1_l].release()
+        device.pins[p2_r].release()
+        device.run(20)
+    presses, ages, bins, lines = device.screen.args
+    assert presses[p1_l] == presses[p2_r] == 100
+    assert sum(bins) == 100 and bins[0] > 0 and bins[3] > 0 and bins[4] == 0
+    assert lines[0].startswith("pairs 100  99.9%: 36 us")
+    assert lines[1] == "tie window 60 us: hold SPIT to save"
+    device.hold(P1_SPIT, HOLD_US // 1000 + 50)
+    assert device.controller.mode == TITLE
+    assert device.saved.tie_us == 60 and device.controller.arbiter.tie_us == 60
+
+
+def test_leaving_the_self_test_without_enough_pairs_keeps_the_tie_window():
+    device = Device()
+    device.controller.self_test(device.now)
+    device.hold(P2_SPIT, HOLD_US // 1000 + 50)
+    assert device.controller.mode == TITLE and device.saved.tie_us == 100
+
+
+def test_reaction_times_show_after_a_round_for_each_person():
+    device = Device(seats=("person", "lightning"))
+    device.tap(P1_SPIT)
+    device.tap(P1_SPIT)
+    controller = device.controller
+    game = controller.session.table.game
+    device.run(COUNTDOWN_US // 1000 + 1500)
+    assert game.phase == PHASE_PLAY
+    # P1's clock started when the opening spit gave them a card to play.
+    ms = controller.reactions.played(0, device.now)
+    assert 100 <= ms <= COUNTDOWN_US // 1000
+    controller._round_over()
+    assert controller._reaction_lines == ["P1 %d ms, best %d, record %d" % (ms, ms, ms)]
+    assert device.saved.best_ms[0] == ms, "the record goes into the saved data"

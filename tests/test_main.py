@@ -11,7 +11,7 @@ import pytest
 from drivers.storage import Storage
 from drivers.transcripts import Transcripts
 from spit import keys
-from spit.controller import MATCH, TITLE
+from spit.controller import MATCH, SELF_TEST, TITLE
 from spit.render import Renderer
 
 from host_sim.display.panel import VirtualDisplay
@@ -118,3 +118,20 @@ def test_a_button_held_at_power_on_is_named_and_ignored_until_released(
     held.press()
     board.run(20)
     assert board.handheld.controller.mode == MATCH
+
+
+def test_both_spit_held_at_power_on_start_the_self_test(monkeypatch, tmp_path):
+    original = hardware_setup.button_pins
+    spits = (keys.button_id(0, keys.SPIT), keys.button_id(1, keys.SPIT))
+
+    def pins():
+        built = original()
+        for button in spits:
+            built[button].press()
+        return built
+
+    monkeypatch.setattr(hardware_setup, "button_pins", pins)
+    board = Board(monkeypatch, tmp_path, "irq")
+    board.run(5)
+    assert board.handheld.controller.mode == SELF_TEST
+    assert board.handheld.buzzer.playing, "the scale"

@@ -417,8 +417,8 @@ def test_a_screen_drawn_over_another_looks_as_if_drawn_on_its_own():
         lambda r: r.round_result(end, "P1 by 1.52 ms"),
         lambda r: r.round_result(end),
         lambda r: r.title("SLAM", 99),
-        lambda r: r.self_test([5] * 16, [3, 1], ("pairs 4", "tie window 90 us")),
-        lambda r: r.self_test([6] + [5] * 15, [3, 2], ()),
+        lambda r: r.self_test([5] * 16, ["1.2s"] * 16, [3, 1], ("pairs 4", "tie window 90 us")),
+        lambda r: r.self_test([6] + [5] * 15, ["0.1s"] + ["-"] * 15, [3, 2], ()),
     ]
     screen = Screen()
     renderer = Renderer(screen, framebuf)
@@ -497,6 +497,7 @@ rows = [("layout", "1-5"), ("word", "SPIT")]
 called = [True, False]
 wins = [1, 0]
 presses = list(range(16))
+ages = ["-"] * 16
 cpus = (False, True)
 end = RoundEnd(0, 1, [3, 4], [0, 9], [20, 32])
 screens = (
@@ -508,7 +509,7 @@ screens = (
     lambda: renderer.game_over(0, "out of cards", wins, cpus),
     lambda: renderer.match_result(0, wins, cpus),
     lambda: renderer.error("no display"),
-    lambda: renderer.self_test(presses, wins, ("pairs 1",)),
+    lambda: renderer.self_test(presses, ages, wins, ("pairs 1",)),
 )
 for draw in screens:
     draw()
@@ -583,9 +584,9 @@ renderer.match_result(1, (1, 2), (True, False))
 shot("match")
 renderer.error("ValueError: something went wrong in the game loop, far too long for one line")
 shot("error")
-renderer.self_test(list(range(16)), [1, 4, 9, 2], ("pairs 16",))
+renderer.self_test(list(range(16)), ["-"] * 16, [1, 4, 9, 2], ("pairs 16",))
 shot("self-test")
-renderer.self_test(list(range(1, 17)), [1, 5, 9, 2], ("pairs 17",))
+renderer.self_test(list(range(1, 17)), ["0.3s"] * 16, [1, 5, 9, 2], ("pairs 17",))
 shot("self-test again")
 """
 )
@@ -630,12 +631,17 @@ def golden_scenes():
         "settings": lambda r: r.settings(rows, 2),
         "ready": lambda r: r.ready("SPIT", (True, False), (False, True)),
         "countdown": lambda r: r.countdown(3),
-        "round_result": lambda r: r.round_result(end, "P2 by 0.31 ms", (False, True)),
+        "round_result": lambda r: r.round_result(
+            end, "P2 by 0.31 ms", (False, True), ("P1 reacts in 612 ms, best 401 ms",)
+        ),
         "game_over": lambda r: r.game_over(1, "out of cards", (1, 1), (False, True)),
-        "match_result": lambda r: r.match_result(0, (2, 1)),
+        "match_result": lambda r: r.match_result(
+            0, (2, 1), (False, False), ("P1 612 ms, best 401, record 388", "P2 701 ms")
+        ),
         "error": lambda r: r.error("MemoryError: memory allocation failed, allocating 4096 bytes"),
         "self_test": lambda r: r.self_test(
             [3, 0, 12, 1, 1, 5, 2, 9, 0, 4, 4, 1, 7, 3, 2, 8],
+            ["2.1s", "-", "0.4s", "9s", "12s", "0.9s", "3.3s", "1.0s"] * 2,
             [2, 9, 30, 22, 8, 3, 1, 0, 0, 1],
             ("pairs 76 of 100", "tie window so far 70 us"),
         ),

@@ -19,8 +19,9 @@ of the wrong order.
 
 A button's own edge is always recorded, even if an earlier snapshot already saw it
 pressed (it may have been released and pressed again between two snapshots); the
-debouncer drops such repeats. The buttons must be GPIO 0-15 in button-id order,
-which the PIO backend needs too.
+debouncer drops such repeats. Releases raise no interrupt, so each ``drain`` (every
+main-loop pass) forgets the buttons that read released. The buttons must be GPIO
+0-15 in button-id order, which the PIO backend needs too.
 
 Constructor
     ``IrqButtons(pins, clock, ring_size=64)``: ``pins`` are 16 built ``Pin`` objects in
@@ -97,6 +98,11 @@ class IrqButtons:
 
     def drain(self, consumer):
         """Pass every captured ``(button, t)`` to ``consumer``, oldest first."""
+        # A release raises no interrupt, so forget the buttons let go since the last
+        # snapshot: pressed again, they are new to the next handler's snapshot. (A
+        # handler running between this read and write may leave a button to be
+        # recorded twice; the debouncer drops the repeat.)
+        self._pressed &= self.pressed_mask()
         self._ring.drain(consumer)
 
     def is_pressed(self, button):

@@ -15,6 +15,15 @@ Modes, and what moves between them:
   starts a new match (the match reset).
 - ``ERROR``: what went wrong; a SPIT press, or a few seconds, bring the title back.
   Saved tallies and settings are untouched, and capture goes on.
+- ``SELF_TEST`` (both SPIT held at power-on): every button's press count and the
+  time since its last press, colour bars and corner marks, the buzzer's scale, and
+  the tie-window calibration: both players press their pile buttons together, again
+  and again; the screen shows how far apart the presses were stamped and, after
+  enough pairs, proposes a tie window. Holding SPIT two seconds saves the proposal
+  (if there is one) and leaves for the title.
+
+After each round and on the match result each person sees their median reaction
+time and best of the session, and their personal record from the saved data.
 
 Holding either SPIT for two seconds between games (title, attract mode, a game's
 ready screen before its first round, game over, match result) opens the settings.
@@ -42,8 +51,10 @@ from micropython import const
 
 from spit import keys
 from spit.arbiter import Arbiter
-from spit.controls import LOST_RACE, PLAYED, REFUSED, SLAPPED, SPAT
+from spit.calibration import MIN_PAIRS, Calibration
+from spit.controls import LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
 from spit.options import CHOICES, Options
+from spit.reactions import Reactions
 from spit.rng import derive
 from spit.rules import PHASE_OVER, PHASE_READY, PHASE_SLAP
 from spit.savedata import SEAT_CHOICES
@@ -55,7 +66,8 @@ ATTRACT = const(1)
 MATCH = const(2)
 SETTINGS = const(3)
 ERROR = const(4)
-MODE_NAMES = ("title", "attract", "match", "settings", "error")
+SELF_TEST = const(5)
+MODE_NAMES = ("title", "attract", "match", "settings", "error", "self-test")
 
 HOLD_US = const(2_000_000)
 TITLE_US = const(6_000_000)
@@ -70,8 +82,12 @@ _SEAT_ROWS = ("P1", "P2")
 _SOUND_ROW = "sound"
 _SOUND_VALUES = ("on", "off")
 _SPITS = (1 << keys.SPIT) | (1 << (keys.KEYS_PER_PLAYER + keys.SPIT))
+_TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
 _EVENT_SOUNDS = {PLAYED: "play", REFUSED: "illegal", LOST_RACE: "illegal", SPAT: "spit"}
 _MATCH_SALT = const(0x4D47)
+# The calibration histogram: bins of 10 µs, the last holding everything from 90 µs.
+_BINS = const(10)
+_BIN_US = const(10)
 
 
 def _nothing(*args):
@@ -112,6 +128,9 @@ class Controller:
         self._count = -1
         self._now = 0
         self._cpus = (False, False)  # which seats of the match the CPU plays
+        self.reactions = Reactions(saved)
+        self._reaction_lines = []  # made when a round ends
+        self._break_due = False  # a quiet moment came: save and collect after drawing
         self._margin = ""  # the slap's banner text, made when the contest changes
         self._margin_of = (-1, 0, False)
 
@@ -139,6 +158,11 @@ class Controller:
                 self._enter(TITLE, now)
         if self.renderer is not None:
             self._draw(now)
+        if self._break_due:
+            # After the screen is drawn, so a press shows before the save and the
+            # garbage collection.
+            self._break_due = False
+            self.on_break()
 
     def _shown_long_enough(self, age):
         """Attract mode and the error screen give way to the title in time."""
@@ -151,6 +175,8 @@ class Controller:
         saved = self.saved
         levels = saved.levels()
         self._cpus = (levels[0] is not None, levels[1] is not None)
+        self.reactions.people = (levels[0] is None, levels[1] is None)
+        self._reaction_lines = []
         self.session = Session(
             saved.options,
             self.seed,
@@ -181,7 +207,7 @@ class Controller:
             self.attract = None
         if mode != MATCH:
             self.session = None
-        self.on_break()
+        self._break_due = True
         if self.renderer is not None:
             self.renderer.invalidate()
 
@@ -195,6 +221,8 @@ class Controller:
         mode = self.mode
         if mode == SETTINGS:
             self._settings_press(key, t)
+        elif mode == SELF_TEST:
+            self._self_test_press(button, t)
         elif key == keys.SPIT:
             if mode == ERROR:
                 self._enter(TITLE, t)
@@ -209,9 +237,13 @@ class Controller:
                 self._held_since[player] = -1
             elif since < 0:
                 self._held_since[player] = now
-            elif ticks_diff(now, since) >= HOLD_US and self._between_games():
-                self._held_since[player] = now
-                self._open_settings(now)
+            elif ticks_diff(now, since) >= HOLD_US:
+                if self.mode == SELF_TEST:
+                    self._held_since[player] = now
+                    self._leave_self_test(now)
+                elif self._between_games():
+                    self._held_since[player] = now
+                    self._open_settings(now)
 
     def _between_games(self):
         if self.mode in (TITLE, ATTRACT):
@@ -229,13 +261,30 @@ class Controller:
         game = session.table.game
         if game.phase != self._phase or game.round != self._round:
             if self._phase == PHASE_SLAP or game.phase == PHASE_OVER:
-                self.on_break()  # the round is over: the screen shows its result
+                self._round_over()
             if self._phase == PHASE_SLAP and game.phase != PHASE_OVER:
                 self.sound("round", now)
             self._phase = game.phase
             self._round = game.round
 
+    def _round_over(self):
+        """Between rounds: the reaction times shown, then saving and collecting."""
+        reactions = self.reactions
+        lines = []
+        for player in (0, 1):
+            if reactions.people[player]:
+                lines.append(_reaction_line(player, reactions))
+        self._reaction_lines = lines
+        reactions.save_into(self.saved)
+        self._break_due = True
+
     def _on_event(self, event, player, detail):
+        if event in _TIMED_EVENTS:
+            table = self.session.table
+            t = table.controls.times[-1]
+            if event == PLAYED:
+                self.reactions.played(player, t)
+            self.reactions.look(table.game, t)
         name = _EVENT_SOUNDS.get(event)
         if event == SPAT and self._phase == PHASE_READY:
             name = "go"  # the round opens
@@ -294,6 +343,58 @@ class Controller:
         else:
             saved.muted = not saved.muted
 
+    # -- the self-test --------------------------------------------------------
+
+    def self_test(self, now):
+        """Start the self-test (both SPIT held at power-on)."""
+        self._presses = [0] * keys.BUTTON_COUNT
+        self._pressed_at = [0] * keys.BUTTON_COUNT
+        self._ages = ["-"] * keys.BUTTON_COUNT
+        self.calibration = Calibration()
+        self._bins = [0] * _BINS
+        self._test_lines = ["", ""]
+        self._describe_calibration()
+        self._enter(SELF_TEST, now)
+        self.sound("scale", now)
+
+    def _self_test_press(self, button, t):
+        self._presses[button] += 1
+        self._pressed_at[button] = t
+        key = keys.key_of(button)
+        if key != keys.LEFT and key != keys.RIGHT:
+            return
+        if self.calibration.press(keys.player_of(button), t) is not None:
+            self.calibration.histogram(self._bins, _BIN_US)
+            self._describe_calibration()
+
+    def _describe_calibration(self):
+        calibration = self.calibration
+        lines = self._test_lines
+        lines[0] = "pairs %d  99.9%%: %d us  bias %d us" % (
+            calibration.count,
+            calibration.percentile_us(999),
+            calibration.bias_us(),
+        )
+        proposal = calibration.proposal()
+        if proposal:
+            lines[1] = "tie window %d us: hold SPIT to save" % proposal
+        else:
+            lines[1] = "press L or R together: %d more" % (MIN_PAIRS - calibration.count)
+
+    def _update_ages(self, now):
+        for button in range(keys.BUTTON_COUNT):
+            if self._presses[button]:
+                text = _age_text(ticks_diff(now, self._pressed_at[button]))
+                if text != self._ages[button]:
+                    self._ages[button] = text
+
+    def _leave_self_test(self, now):
+        proposal = self.calibration.proposal()
+        if proposal:
+            self.saved.tie_us = proposal
+            self.arbiter.tie_us = proposal
+        self._enter(TITLE, now)
+
     # -- the screen -----------------------------------------------------------
 
     def _draw(self, now):
@@ -309,6 +410,9 @@ class Controller:
             renderer.settings(self.settings_rows(), self.cursor)
         elif mode == ERROR:
             renderer.error(self.message)
+        elif mode == SELF_TEST:
+            self._update_ages(now)
+            renderer.self_test(self._presses, self._ages, self._bins, self._test_lines)
         else:
             self._draw_match(now, word)
 
@@ -322,7 +426,7 @@ class Controller:
             match = session.match
             winner = match.winner()
             if winner >= 0:
-                renderer.match_result(winner, match.wins, cpus)
+                renderer.match_result(winner, match.wins, cpus, self._reaction_lines)
             else:
                 outcome = game.outcome()
                 renderer.game_over(outcome.winner, outcome.reason, match.wins, cpus)
@@ -336,7 +440,8 @@ class Controller:
                 self.sound("count", now)
             renderer.countdown(max(count, 1))
         elif game.last_round is not None and not self._round_result_seen(now, controls):
-            renderer.round_result(game.last_round, self._margin_text(controls.contest), cpus)
+            margin = self._margin_text(controls.contest)
+            renderer.round_result(game.last_round, margin, cpus, self._reaction_lines)
         else:
             self._count = -1
             renderer.ready(word, controls.called, cpus)
@@ -353,6 +458,27 @@ class Controller:
         if controls.called[0] or controls.called[1]:
             return True
         return ticks_diff(now, controls.phase_at) >= ROUND_RESULT_US
+
+
+def _reaction_line(player, reactions):
+    """``P1 612 ms, best 401, record 388``: the session's median and best, the record."""
+    session = reactions.session[player]
+    if not session.count:
+        return "P%d: no reaction timed yet" % (player + 1)
+    return "P%d %d ms, best %d, record %d" % (
+        player + 1,
+        session.median_ms(),
+        session.best_ms,
+        reactions.personal[player].best_ms,
+    )
+
+
+def _age_text(us):
+    """Time since a press as the self-test shows it: ``0.4s``, ``12s``."""
+    tenths = us // 100_000
+    if tenths < 100:
+        return "%d.%ds" % (tenths // 10, tenths % 10)
+    return "%ds" % min(tenths // 10, 999)
 
 
 def _after(values, value):

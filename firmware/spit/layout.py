@@ -60,8 +60,8 @@ SETTINGS_PITCH = const(10)
 SETTINGS_ROWS = const(10)
 BARS_Y = const(112)  # the self-test's colour bars, across the centre line
 BARS_H = const(16)
-HISTOGRAM_Y = const(160)  # the calibration histogram on each half
-HISTOGRAM_H = const(40)
+HISTOGRAM_Y = const(168)  # the calibration histogram on each half
+HISTOGRAM_H = const(32)
 ERROR_COLUMNS = const(38)
 ERROR_ROWS = const(8)
 

@@ -136,6 +136,9 @@ COLOUR_BARS = (
     0x0000,  # black
 )
 
+# The self-test's corner marks: top left, top right, bottom left, bottom right.
+CORNER_MARKS = (0x00F8, 0xE007, 0x1F00, 0xFFFF)
+
 # What each play-screen region last showed: one int per region, -1 for "redraw".
 _K_FACE = const(0)  # + player * 5 + slot: card | selected << 6
 _K_EDGES = const(10)  # + player * 5 + slot: cards under the top | face up under << 4
@@ -877,11 +880,11 @@ class Renderer:
             return
         self._both(str(n), HALF_Y + 20, HIGHLIGHT, COUNTDOWN_SCALE)
 
-    def round_result(self, end, margin="", cpu_seats=(False, False)):
+    def round_result(self, end, margin="", cpu_seats=(False, False), reactions=()):
         """After a round: ``end`` is the ``rules.RoundEnd`` (who cleared, who slapped,
         the cards each took from the middle and holds now); ``margin`` the slap's
-        banner text."""
-        if not self._static(_ROUND, False, end, margin, cpu_seats):
+        banner text; ``reactions`` a line per person on their reaction times."""
+        if not self._static(_ROUND, False, end, margin, cpu_seats, reactions):
             return
         if end.cleared >= 0:
             how = _name(end.cleared, cpu_seats) + " cleared the stock"
@@ -896,7 +899,7 @@ class Renderer:
                 "%s took %d, holds %d"
                 % (_name(player, cpu_seats), end.took[player], end.held[player])
             )
-        self._rows(rows)
+        self._rows(rows + list(reactions))
 
     def game_over(self, winner, reason, games, cpu_seats=(False, False)):
         """A game won: the winner, why (``Outcome.reason``), games won by each player."""
@@ -905,12 +908,14 @@ class Renderer:
         self._both(NAMES[winner] + " WINS", HALF_Y + 4, HIGHLIGHT, 3)
         self._rows((_name(winner, cpu_seats) + ": " + reason, _score(games, cpu_seats)), 3)
 
-    def match_result(self, winner, games, cpu_seats=(False, False)):
-        """The match won: the winner and the games score."""
-        if not self._static(_MATCH, False, winner, games, cpu_seats):
+    def match_result(self, winner, games, cpu_seats=(False, False), reactions=()):
+        """The match won: the winner, the games score, and a line per person on their
+        reaction times."""
+        if not self._static(_MATCH, False, winner, games, cpu_seats, reactions):
             return
         self._both(NAMES[winner] + " WINS", HALF_Y + 4, HIGHLIGHT, 3)
-        self._rows((_name(winner, cpu_seats) + " wins the match", _score(games, cpu_seats)), 3)
+        rows = [_name(winner, cpu_seats) + " wins the match", _score(games, cpu_seats)]
+        self._rows(rows + list(reactions), 3)
 
     def error(self, message):
         """Something went wrong: the message, wrapped, on both halves."""
@@ -919,26 +924,42 @@ class Renderer:
         lines = wrap(message, ERROR_COLUMNS)[:ERROR_ROWS]
         self._rows(["error"] + lines)
 
-    def self_test(self, presses, bins, lines=()):
-        """The self-test: every button's press count (``presses[button_id]``) on its
-        player's half, colour bars across the middle, the tie-window calibration's
-        histogram (``bins``: pairs per bin) and a few ``lines`` of text under it."""
-        if not self._static(_SELF_TEST, True, presses, bins, lines):
+    def self_test(self, presses, ages, bins, lines=()):
+        """The self-test: every button's press count (``presses[button_id]``) and the
+        time since its last press (``ages[button_id]``, text) on its player's half,
+        colour bars across the middle, a colour mark in each corner, the tie-window
+        calibration's histogram (``bins``: pairs per bin) and two ``lines`` of text."""
+        if not self._static(_SELF_TEST, True, presses, ages, bins, lines):
             return
         if self._screen_new:
             self._bars()
+            self._corners()
         for player in (0, 1):
             names = ""
             counts = ""
+            times = ""
             for button in range(KEYS_PER_PLAYER):
                 names += "%-5s" % KEY_NAMES[button]
                 counts += "%-5d" % presses[player * KEYS_PER_PLAYER + button]
+                times += "%-5s" % ages[player * KEYS_PER_PLAYER + button]
             self._line(player, names, HALF_Y + 10, HIGHLIGHT, 1, 0)
             self._line(player, counts, HALF_Y + 22, WHITE, 1, 0)
+            self._line(player, times, HALF_Y + 34, DIM, 1, 0)
             self._histogram(player, bins)
             for i in range(2):
                 text = lines[i] if i < len(lines) else ""
                 self._line(player, text, HALF_Y + 84 + i * ROW_PITCH, WHITE)
+
+    def _corners(self):
+        """Red top left, green top right, blue bottom left, white bottom right, as
+        player 1 sees the screen: a panel turned or mirrored, or with red and blue
+        swapped, shows them elsewhere."""
+        for row in (0, 1):
+            y = row * (HEIGHT - MESSAGE_H)
+            self._begin(self._message_row, 0, y, False, FELT)
+            self._rect(0, y, MESSAGE_H, MESSAGE_H, CORNER_MARKS[2 * row])
+            self._rect(WIDTH - MESSAGE_H, y, MESSAGE_H, MESSAGE_H, CORNER_MARKS[2 * row + 1])
+            self._end()
 
     def _bars(self):
         width = WIDTH // len(COLOUR_BARS)

@@ -1,0 +1,276 @@
+"""Device figures measured on the emulated Pico (SPEC 11), for ``make bench`` with a UF2.
+
+Every figure comes from MicroPython's own RP2040 build running the project's firmware
+(as .mpy) in rp2040js, with buttons pressed at exact emulated times. They are emulated
+RP2040 figures: interrupt entry and flash reads cost no extra cycles there (no flash
+wait states, no cache misses), so a real Pico is a little slower.
+
+``figures()`` returns:
+
+- ``emu_irq_stamp_delay_us``: edge to the ``IrqButtons`` stamp, ``{"one": [min, max],
+  "together": [min, max]}``: a lone press, and two buttons (GPIO 5 and 13) pressed in
+  the same cycle; the board runs its input loop meanwhile, as in play.
+- ``emu_min_ordered_gap_us``: the smallest gap between the two players' L buttons
+  (GPIO 5 and 13) from which every press of the sweep (0-200 µs, either pin first, also
+  while player 1's C1 bounces on release with an edge every 50 µs) was stamped strictly
+  in the true order by ``IrqButtons``; closer presses may share a stamp.
+- ``emu_min_committed_gap_us``: the same for the arbiter's commit order after
+  ``Debouncer`` and ``Arbiter`` (ties are settled by the rule, so this is about the tie
+  window); ``emu_wrong_winner_untied``: pairs committed in the wrong order without the
+  tie flag (must be 0); ``emu_tie_split_at_0us``: who won presses in the same cycle, over
+  ``_TIE_RUNS`` runs.
+- ``emu_pio_stamp_error_ns``: the ``PioButtons`` stamps against the edges, the largest
+  deviation after removing their constant offset (``emu_pio_stamp_offset_us``).
+- ``emu_engine_step_us``: one ``Game.apply`` (an action with its legality check) on the
+  Cortex-M0+ at 125 MHz, mean over a recorded self-play game, firmware as .mpy.
+- ``emu_boot_to_title_ms``: power-on to the last byte of the first screen ``main.py``
+  draws (the title), that is, before SPI0 stays quiet for 300 ms.
+- ``emu_press_to_pixel_us``: player 1's SPIT pressed on the title to the first byte
+  SPI0 sends after it.
+- ``emu_heap_free_after_boot_bytes``: ``gc.mem_free()`` once the title is up and
+  ``main.py`` has been stopped with Ctrl-C (modules imported, the game collected).
+"""
+
+import random
+import statistics
+
+from host_sim.emu.board import BOOT_US, EmulatedPico, EmulatorError
+from host_sim.emu.fs_image import board_files
+from host_sim.emu.probe import record, ticks_minus
+from host_sim.emu.screen import RESET_LINE
+
+P1_C1, P1_L, P1_SPIT, P2_L = 0, 5, 7, 13
+TRIAL_US = 15_000  # press, hold 2 ms, then released long enough to re-arm (10 ms)
+HOLD_US = 2_000
+BOUNCE_EDGE_US = 50
+SWEEP_GAPS_US = tuple(range(0, 201, 10))
+_TIE_RUNS = 40
+_ONE_PRESS_BUTTONS = (0, 3, 5, 7, 8, 11, 13, 15)
+_TOGETHER_RUNS = 6
+_ENGINE_ACTIONS = 60
+_QUIET_US = 300_000  # SPI0 this long silent: the screen is drawn
+_SCREEN_WITHIN_US = 4_000_000
+_PRESS_SHOWN_WITHIN_US = 100_000
+_SLICE_US = 20_000
+
+
+def _phase(rng):
+    """A sub-microsecond offset in whole CPU cycles (8 ns at 125 MHz)."""
+    return rng.randrange(125) * 0.008
+
+
+def _release_bounce(at_us):
+    """Player 1's C1, held, released with a bounce: edges every 50 µs around ``at_us``."""
+    edges = [(at_us - 150 + BOUNCE_EDGE_US * k, P1_C1, k % 2 == 1) for k in range(9)]
+    return [(at_us - 5_000, P1_C1, True)] + edges
+
+
+def pair_trials(gaps, bounce, rng):
+    """Events and trial descriptions for L presses ``gap`` apart, either pin first."""
+    events, trials = [], []
+    for gap in gaps:
+        for first, second in ((P1_L, P2_L), (P2_L, P1_L)):
+            base = (len(trials) + 1) * TRIAL_US + _phase(rng)
+            if bounce:
+                events += _release_bounce(base)
+            events += [(base, first, True), (base + gap, second, True)]
+            events += [(base + gap + HOLD_US, first, False), (base + gap + HOLD_US, second, False)]
+            trials.append((base, gap, first, second))
+    return events, trials
+
+
+def first_in(entries, button, start_us, t0):
+    for entry in entries:
+        if entry[0] == button and 0 <= ticks_minus(entry[1], t0 + start_us) < TRIAL_US - HOLD_US:
+            return entry
+    return None
+
+
+def judge_pairs(recording, t0, trials):
+    """Per trial ``(gap, stamped_right, committed_right, tie)``; ``stamped_right`` means
+    the earlier press got the strictly earlier stamp."""
+    results = []
+    for base, gap, first, second in trials:
+        s1 = first_in(recording.stamps, first, base - 1, t0)
+        s2 = first_in(recording.stamps, second, base - 1, t0)
+        c1 = first_in(recording.commits, first, base - 1, t0)
+        c2 = first_in(recording.commits, second, base - 1, t0)
+        if None in (s1, s2, c1, c2):
+            raise AssertionError("trial at gap %d lost a press: %r" % (gap, (s1, s2, c1, c2)))
+        stamped_right = ticks_minus(s2[1], s1[1]) > 0
+        committed_right = recording.commits.index(c1) < recording.commits.index(c2)
+        results.append((gap, stamped_right, committed_right, c1[2] or c2[2]))
+    return results
+
+
+def smallest_gap_always(results, index):
+    """The smallest gap from which every trial at that gap and above has ``results[i][index]``."""
+    gaps = sorted({r[0] for r in results})
+    best = None
+    for gap in reversed(gaps):
+        if all(r[index] for r in results if r[0] == gap):
+            best = gap
+        else:
+            break
+    return best
+
+
+def ordering_figures(pico, rng):
+    results = []
+    for bounce in (False, True):
+        events, trials = pair_trials(SWEEP_GAPS_US, bounce, rng)
+        t0, recording = record(pico, events)
+        results += judge_pairs(recording, t0, trials)
+    events, trials = pair_trials([0] * (_TIE_RUNS // 2), False, rng)
+    t0, recording = record(pico, events)
+    ties = judge_pairs(recording, t0, trials)
+    p1_wins = sum(
+        1
+        for (gap, _, committed_right, _), (_, _, first, _) in zip(ties, trials, strict=True)
+        if (first == P1_L) == committed_right
+    )
+    return {
+        "emu_min_ordered_gap_us": smallest_gap_always(results, 1),
+        "emu_min_committed_gap_us": smallest_gap_always(results, 2),
+        "emu_wrong_winner_untied": sum(1 for _, _, right, tie in results if not right and not tie),
+        "emu_tie_split_at_0us": {
+            "P1": p1_wins,
+            "P2": len(ties) - p1_wins,
+            "all_ties": all(tie for *_, tie in ties),
+        },
+    }
+
+
+def irq_delay_figures(pico, rng):
+    events, lone, together = [], [], []
+    for button in _ONE_PRESS_BUTTONS:
+        base = (len(events) // 2 + 1) * TRIAL_US + _phase(rng)
+        events += [(base, button, True), (base + HOLD_US, button, False)]
+        lone.append((base, button))
+    start = (len(events) // 2 + 2) * TRIAL_US
+    for k in range(_TOGETHER_RUNS):
+        base = start + k * TRIAL_US + _phase(rng)
+        for button in (P1_L, P2_L):
+            events += [(base, button, True), (base + HOLD_US, button, False)]
+        together.append(base)
+    t0, recording = record(pico, events)
+
+    def delay(button, base):
+        stamp = first_in(recording.stamps, button, base - 1, t0)
+        return ticks_minus(stamp[1], t0 + base)
+
+    one = [delay(button, base) for base, button in lone]
+    both = [delay(button, base) for base in together for button in (P1_L, P2_L)]
+    return {
+        "emu_irq_stamp_delay_us": {
+            "one": [round(min(one), 1), round(max(one), 1)],
+            "together": [round(min(both), 1), round(max(both), 1)],
+        }
+    }
+
+
+def pio_figures(pico, rng):
+    events, presses = [], []
+    for k, button in enumerate(range(16)):
+        base = (k + 1) * TRIAL_US + _phase(rng) + rng.randrange(1000) / 1000
+        events += [(base, button, True), (base + HOLD_US, button, False)]
+        presses.append((base, button))
+    t0, recording = record(pico, events, capture="pio")
+    errors = []
+    for base, button in presses:
+        stamp = first_in(recording.stamps, button, base - 50, t0)
+        if stamp is None:
+            raise AssertionError("the PIO backend missed button %d" % button)
+        errors.append(ticks_minus(stamp[1], t0 + base) * 1000)
+    offset = statistics.median(errors)
+    return {
+        "emu_pio_stamp_error_ns": round(max(abs(e - offset) for e in errors)),
+        "emu_pio_stamp_offset_us": round(offset / 1000, 2),
+    }
+
+
+_ENGINE = """
+import time
+from spit.rules import Game
+
+game = Game(%(seed)d)
+spent = 0
+for action in %(actions)r:
+    start = time.ticks_us()
+    game.apply(action)
+    spent += time.ticks_diff(time.ticks_us(), start)
+print(spent)
+"""
+
+
+def engine_figures(pico):
+    from host_sim.bench_engine import _games
+
+    seed, history, _ = _games()[0]
+    actions = list(history[:_ENGINE_ACTIONS])
+    out = pico.exec(_ENGINE % {"seed": seed, "actions": actions}, within_us=20_000_000)
+    return {"emu_engine_step_us": round(int(out) / len(actions), 1)}
+
+
+def _screen_settled(pico):
+    """Run until the display has been drawn and SPI0 has then been quiet for
+    ``_QUIET_US``; return the time of the last byte sent before that quiet."""
+    last = None
+    start = pico.now_us
+    while last is None or pico.now_us - last < _QUIET_US:
+        if pico.now_us - start > _SCREEN_WITHIN_US:
+            raise AssertionError("the display never settled: %s" % pico.read()[-300:])
+        pico.run_us(_SLICE_US)
+        sent = [t for t, dc, _ in pico.spi_log() if dc != RESET_LINE]
+        if sent:
+            last = sent[-1]
+    return last
+
+
+def screen_figures():
+    """Boot to the title, press player 1's SPIT, then stop main.py and read the heap."""
+    with EmulatedPico(files=board_files(main=True)) as pico:
+        title_us = _screen_settled(pico)
+        press_us = pico.now_us + 1_000
+        pico.buttons([(press_us, P1_SPIT, True), (press_us + HOLD_US * 20, P1_SPIT, False)])
+        pico.run_us(_PRESS_SHOWN_WITHIN_US)
+        sent = [t for t, dc, _ in pico.spi_log() if dc != RESET_LINE and t >= press_us]
+        if not sent:
+            raise AssertionError("pressing SPIT on the title changed nothing on the display")
+        pico.raw_repl()
+        if "KeyboardInterrupt" not in pico.console:
+            raise AssertionError("main.py had stopped: %s" % pico.console[-300:])
+        free = int(pico.exec("import gc\ngc.collect()\nprint(gc.mem_free())", enter=False))
+    return {
+        "emu_boot_to_title_ms": round(title_us / 1000, 1),
+        "emu_press_to_pixel_us": round(sent[0] - press_us, 1),
+        "emu_heap_free_after_boot_bytes": free,
+    }
+
+
+def figures(seed=1):
+    """All the emulated figures; needs the UF2 and boot ROM (``board.firmware_paths``).
+    A group that fails on the board reports ``"failed: <reason>"`` as its first figure."""
+    rng = random.Random(seed)
+    found = {}
+
+    def measure(first_name, group, *args):
+        try:
+            found.update(group(*args))
+        except (AssertionError, EmulatorError) as exc:
+            found[first_name] = "failed: %s" % str(exc).strip().splitlines()[-1]
+
+    with EmulatedPico(files=board_files(main=False)) as pico:
+        pico.run_us(BOOT_US)
+        measure("emu_irq_stamp_delay_us", irq_delay_figures, pico, rng)
+        measure("emu_min_ordered_gap_us", ordering_figures, pico, rng)
+        measure("emu_engine_step_us", engine_figures, pico)
+        measure("emu_pio_stamp_error_ns", pio_figures, pico, rng)
+    measure("emu_boot_to_title_ms", screen_figures)
+    return found
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(figures(), indent=2, sort_keys=True))
