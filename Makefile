@@ -22,7 +22,7 @@ soak: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -ra -m soak
 
 sim: $(VENV_STAMP)
-	$(PY) -m host_sim.sim $(ARGS)
+	$(PY) -m host_sim $(ARGS)
 
 # The firmware on an emulated Pico (rp2040js) with its USB console here. It needs
 # MicroPython's RPI_PICO UF2 and the RP2040 boot ROM: PICO_UF2=... PICO_BOOTROM=...
@@ -30,10 +30,10 @@ sim: $(VENV_STAMP)
 emu: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) -m host_sim.emu $(ARGS)
 
-# The finished games' transcripts on the board (/transcripts) into ./transcripts; with no
-# board connected mpremote says "no device found" and exits 1.
+# The finished games' transcripts on the board (/transcripts) into ./transcripts (the game's
+# watchdog stopped first). PORT=... names the port; with no board it says so and exits 2.
 pull: $(VENV_STAMP)
-	$(VENV)/bin/mpremote connect auto cp -r :/transcripts .
+	PORT="$(PORT)" $(PY) -m host_sim.flash pull
 
 # The firmware onto a Pico over USB: .mpy files (MPY=0: plain .py), verified on the board
 # before they replace the old ones. PORT=/dev/ttyACM0 names the port; else the first found.

@@ -72,11 +72,13 @@ def display(panel=PANEL, rotation=ROTATION):
     rp2350 = "RP2350" in getattr(sys.implementation, "_machine", "")
     cpu_hz = 150_000_000 if rp2350 else 125_000_000
     machine.freq(cpu_hz, cpu_hz)
+    # miso=None: SPI0's default MISO is GPIO 16, the buzzer, which must stay on PWM.
     spi = machine.SPI(
         DISPLAY_SPI,
         baudrate=cpu_hz // 2,
         sck=Pin(DISPLAY_SCK_PIN),
         mosi=Pin(DISPLAY_MOSI_PIN),
+        miso=None,
     )
     dc = Pin(DISPLAY_DC_PIN, Pin.OUT, value=0)
     cs = Pin(DISPLAY_CS_PIN, Pin.OUT, value=1)

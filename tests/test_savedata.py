@@ -379,4 +379,4 @@ def test_make_pull_without_a_board_says_so_and_fails():
         timeout=120,
     )
     assert proc.returncode != 0
-    assert "no device found" in proc.stdout + proc.stderr
+    assert "No board found" in proc.stdout + proc.stderr

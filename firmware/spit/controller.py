@@ -82,6 +82,7 @@ _SEAT_ROWS = ("P1", "P2")
 _SOUND_ROW = "sound"
 _SOUND_VALUES = ("on", "off")
 _SPITS = (1 << keys.SPIT) | (1 << (keys.KEYS_PER_PLAYER + keys.SPIT))
+_NOBODY_READY = (False, False)
 _TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
 _EVENT_SOUNDS = {PLAYED: "play", REFUSED: "illegal", LOST_RACE: "illegal", SPAT: "spit"}
 _MATCH_SALT = const(0x4D47)
@@ -172,15 +173,25 @@ class Controller:
 
     def new_match(self, now):
         """Lay out the first game of a new match with the saved settings and seats."""
-        saved = self.saved
-        levels = saved.levels()
+        self._prepare_match(now)
+        self._deal()
+
+    def _prepare_match(self, now):
+        """The match screen with the ready screen up; the cards are dealt on the next
+        pass (``_deal``), so the press that started the match shows at once."""
+        levels = self.saved.levels()
         self._cpus = (levels[0] is not None, levels[1] is not None)
         self.reactions.people = (levels[0] is None, levels[1] is None)
         self._reaction_lines = []
+        self.session = None
+        self._enter(MATCH, now)
+
+    def _deal(self):
+        saved = self.saved
         self.session = Session(
             saved.options,
             self.seed,
-            levels,
+            saved.levels(),
             self._on_event,
             self._game_over,
             self.arbiter,
@@ -189,7 +200,6 @@ class Controller:
         )
         self.seed = self._seeds.next()
         self._phase = -1
-        self._enter(MATCH, now)
 
     def fail(self, message, now):
         """Leave whatever was going on for the error screen."""
@@ -227,7 +237,7 @@ class Controller:
             if mode == ERROR:
                 self._enter(TITLE, t)
             else:
-                self.new_match(t)
+                self._prepare_match(t)
 
     def _note_holds(self, now, held):
         for player in (0, 1):
@@ -250,6 +260,8 @@ class Controller:
             return True
         if self.mode != MATCH:
             return False
+        if self.session is None:
+            return True
         game = self.session.table.game
         return game.phase == PHASE_OVER or (game.phase == PHASE_READY and game.round == 0)
 
@@ -257,6 +269,9 @@ class Controller:
 
     def _run_match(self, now):
         session = self.session
+        if session is None:
+            self._deal()
+            return
         session.run(now)
         game = session.table.game
         if game.phase != self._phase or game.round != self._round:
@@ -324,7 +339,7 @@ class Controller:
         rows = len(CHOICES) + len(_SEAT_ROWS) + 1
         if key == keys.SPIT:
             self.saved.games = [0, 0]
-            self.new_match(t)
+            self._prepare_match(t)
         elif key == keys.LEFT:
             self.cursor = (self.cursor - 1) % rows
         elif key == keys.RIGHT:
@@ -419,6 +434,9 @@ class Controller:
     def _draw_match(self, now, word):
         renderer = self.renderer
         session = self.session
+        if session is None:
+            renderer.ready(word, _NOBODY_READY, self._cpus)
+            return
         game = session.table.game
         controls = session.table.controls
         cpus = self._cpus

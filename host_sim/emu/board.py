@@ -143,7 +143,7 @@ class EmulatedPico:
             fail=base64.b64encode(fail).decode() if fail else None,
             until_ns=round((self.now_us + within_us) * 1000),
         )
-        output = self._read_bytes()
+        output = self.read_bytes()
         if answer["failed"] or not answer["found"]:
             printed = output.decode(errors="replace")
             raise EmulatorError(
@@ -151,14 +151,16 @@ class EmulatedPico:
             )
         return output
 
-    def _read_bytes(self):
+    def read_bytes(self):
+        """The console's new bytes, as the board sent them (mpremote's paste mode needs
+        them undecoded)."""
         data = base64.b64decode(self._call("read")["console"])
         self.console += data.decode(errors="replace")
         return data
 
     def read(self):
         """Console output since the last read, as text."""
-        return self._read_bytes().decode(errors="replace")
+        return self.read_bytes().decode(errors="replace")
 
     def write(self, data):
         self._call("write", data=base64.b64encode(data).decode())

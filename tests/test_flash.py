@@ -1,0 +1,374 @@
+"""make flash / make repl and firmware/package.json (host_sim/flash.py).
+
+The board is a fake whose filesystem and code run on the MicroPython VM (tests/fake_board.py):
+the flash tool's board scripts, the SHA-256 checks and the import of every staged .mpy file
+all happen on real MicroPython.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from fake_board import PICO_MPY, FakeBoard
+from mpremote import mip
+from serial_bridge import SerialBridge
+
+from host_sim import flash
+from host_sim.emu.board import EmulatedPico, firmware_paths
+
+# What a board keeps that is not firmware: saved data, transcripts, the user's boot.py.
+KEEP = {
+    "/spit_save.json": b'{"wins": [1, 0]}',
+    "/transcripts/0001.txt": b"spit-transcript 1\nseed 7\n",
+    "/boot.py": b"# the owner's own boot script\n",
+}
+
+
+def quiet(_message):
+    pass
+
+
+@pytest.fixture(scope="module", name="built")
+def built_fixture(tmp_path_factory):
+    return flash.build(str(tmp_path_factory.mktemp("mpy")), say=quiet)
+
+
+@pytest.fixture(scope="module", name="built_py")
+def built_py_fixture(tmp_path_factory):
+    return flash.build(str(tmp_path_factory.mktemp("py")), mpy=False, say=quiet)
+
+
+# --- the build ----------------------------------------------------------------------------
+
+def test_build_compiles_every_module_but_main(built):
+    expected = {"/main.py"}
+    for source in flash.sources():
+        if source != "main.py":
+            expected.add("/" + source[:-3] + ".mpy" if source.endswith(".py") else source)
+    assert set(built) == expected
+    assert "/package.json" not in built
+    with open(os.path.join(flash.FIRMWARE, "main.py"), "rb") as f:
+        assert built["/main.py"] == f.read()
+
+
+def test_mpy_headers_name_the_format_the_board_needs(built):
+    _release, version, sub = flash.compiler_version()
+    assert version == 6  # what MicroPython 1.19 and later load
+    for path, data in built.items():
+        if not path.endswith(".mpy"):
+            continue
+        # 'M', format version, sub-version and architecture (only set for native code),
+        # small-int bits: bytecode-only files load on any 6.x board.
+        assert data[:2] == b"M\x06", path
+        assert flash.mpy_header(data) in {(6, 0, None), (6, sub, "armv6m")}, path
+        assert data[3] <= 31, path  # the RP2040's small ints are 31 bits
+
+
+def test_plain_build_copies_sources(built_py):
+    assert set(built_py) == {"/" + source for source in flash.sources()}
+
+
+def test_a_module_that_does_not_compile_stops_the_build(tmp_path, monkeypatch):
+    firmware = tmp_path / "firmware"
+    firmware.mkdir()
+    (firmware / "main.py").write_text("import game\n")
+    (firmware / "game.py").write_text("def broken(:\n")
+    monkeypatch.setattr(flash, "FIRMWARE", str(firmware))
+    with pytest.raises(flash.FlashError, match="mpy-cross rejected game.py"):
+        flash.build(str(tmp_path / "out"), say=quiet)
+
+
+# --- which board can take it --------------------------------------------------------------
+
+def pico(version=(1, 28, 0), mpy=PICO_MPY, platform="rp2"):
+    return {"version": version, "mpy": mpy, "platform": platform,
+            "machine": "Raspberry Pi Pico with RP2040", "free": 1 << 20}
+
+
+def test_micropython_1_28_on_a_pico_takes_the_build(built):
+    assert flash.board_format(pico()) == (6, 3, "armv6m")
+    assert flash.incompatibility(pico(), built) is None
+    # The Pico 2 (RP2350, armv7emsp) runs armv6m code too.
+    assert flash.incompatibility(pico(mpy=6 | 3 << 8 | 7 << 10), built) is None
+
+
+def test_an_old_micropython_is_told_which_firmware_to_install(built):
+    message = flash.incompatibility(pico(version=(1, 18, 0), mpy=5 | 4 << 10), built)
+    assert "MicroPython 1.18.0, which reads .mpy format 5.0" in message
+    assert "install MicroPython 1.28" in message
+    assert "any release from 1.19 on reads format 6.0" in message
+    assert "RPI_PICO" in message
+    assert "make flash MPY=0" in message
+
+
+def test_native_code_needs_the_same_sub_version():
+    native = {"/fast.mpy": b"M\x06\x13\x1f"}  # 6.3, armv6m
+    assert flash.incompatibility(pico(), native) is None
+    message = flash.incompatibility(pico(version=(1, 22, 2), mpy=6 | 2 << 8 | 4 << 10), native)
+    assert "format 6.3 with armv6m code" in message
+    assert "from 1.23 on" in message
+
+
+def test_a_board_that_is_not_a_pico_is_refused(built_py):
+    message = flash.incompatibility(pico(platform="esp32"), built_py)
+    assert "not a Raspberry Pi Pico" in message
+
+
+def test_the_probe_runs_on_micropython(mpvm):
+    info = flash.parse_probe(mpvm(flash.PROBE))
+    assert info["version"] == (1, 27, 0)  # the VM's own release
+    assert flash.board_format(info) == (6, 3, None)
+
+
+# --- what changes on the board ------------------------------------------------------------
+
+def test_plan_copies_changed_files_and_removes_only_stale_firmware():
+    files = {"/main.py": b"main", "/spit/rules.mpy": b"rules", "/spit/cards.mpy": b"cards",
+             "/hardware_setup.mpy": b"pins"}
+    on_board = {
+        "/main.py": flash.sha256(b"old main"),
+        "/spit/rules.mpy": flash.sha256(b"rules"),
+        "/spit/gone.mpy": "aa",  # a module the firmware no longer has
+        "/spit/cards.py": "bb",  # would shadow the new cards.mpy
+        "/hardware_setup.py": "cc",  # likewise, at the top level
+        "/handheld.mpy": "dd",  # installed by the last flash (manifest), gone now
+        "/boot.py": "ee",  # the owner's
+        "/notes.py": "ff",  # not ours either
+    }
+    upload, unchanged, remove = flash.plan(files, on_board, ["/handheld.mpy", "/main.py"])
+    assert upload == ["/hardware_setup.mpy", "/main.py", "/spit/cards.mpy"]
+    assert unchanged == ["/spit/rules.mpy"]
+    assert remove == ["/handheld.mpy", "/hardware_setup.py", "/spit/cards.py", "/spit/gone.mpy"]
+
+
+def test_module_names():
+    files = ["/main.py", "/spit/__init__.mpy", "/spit/rules.mpy", "/hardware_setup.py"]
+    assert flash.module_names(files) == ["hardware_setup", "spit", "spit.rules"]
+
+
+# --- flashing a board ---------------------------------------------------------------------
+
+def test_flash_installs_verifies_and_keeps_saved_data(built):
+    stale = {
+        "/main.py": b"print('old game')\n",
+        "/hardware_setup.py": b"BUZZER_PIN = 16\n",  # copied by hand once; shadows .mpy
+        "/spit/old_module.mpy": b"M\x06\x00\x1f",
+    }
+    board = FakeBoard({**KEEP, **stale})
+    lines = []
+    upload, remove = flash.flash(board, built, say=lines.append)
+
+    assert upload == sorted(built)
+    assert sorted(remove) == ["/hardware_setup.py", "/spit/old_module.mpy"]
+    for path, data in built.items():
+        assert board.files[path] == data, path
+    for path, data in KEEP.items():
+        assert board.files[path] == data, path
+    assert not any(p.startswith(flash.STAGING) for p in board.files)
+    assert board.files[flash.MANIFEST].decode().split() == sorted(built)
+    assert set(board.files) == set(built) | set(KEEP) | {flash.MANIFEST}
+    assert board.resets == 1
+    assert "Copying %d changed files (0 unchanged):" % len(built) in lines
+    assert any(line.startswith("  [1/%d] " % len(built)) for line in lines)
+
+    # Flashing the same build again copies nothing and changes nothing.
+    before = dict(board.files)
+    board.writes.clear()
+    upload, remove = flash.flash(board, built, say=quiet)
+    assert (upload, remove, board.writes) == ([], [], [])
+    assert board.files == before
+
+
+def test_a_module_that_fails_to_import_leaves_the_old_firmware(built_py):
+    old = {"/main.py": b"print('old game')\n", "/spit/__init__.py": b""}
+    board = FakeBoard({**KEEP, **old})
+    broken = dict(built_py)
+    broken["/spit/rules.py"] = b"raise ImportError('rules are missing')\n"
+    with pytest.raises(flash.FlashError, match="spit.rules: ImportError: rules are missing"):
+        flash.flash(board, broken, say=quiet)
+    live = {p: d for p, d in board.files.items() if not p.startswith(flash.STAGING)}
+    assert live == {**KEEP, **old}
+    assert board.resets == 0
+
+
+def test_a_swap_cut_short_leaves_no_main_py_to_fail():
+    # The staged rules module is missing, so moving it into place raises half-way: by then
+    # main.py is gone and the board boots to the REPL instead of into a mixed firmware.
+    staged = {flash.STAGING + "/main.py": b"new", flash.STAGING + "/spit/cards.mpy": b"new"}
+    board = FakeBoard({**KEEP, "/main.py": b"old", "/spit/cards.mpy": b"old", **staged})
+    paths = ["/main.py", "/spit/cards.mpy", "/spit/rules.mpy"]
+    with pytest.raises(flash.BoardError, match="OSError"):
+        board.run(flash.swap_script(paths, []))
+    assert "/main.py" not in board.files
+    assert board.files["/spit/cards.mpy"] == b"new"
+    assert all(board.files[path] == data for path, data in KEEP.items())
+
+
+class DamagingBoard(FakeBoard):
+    """Loses a byte of one file on the way, as a flaky cable might."""
+
+    def write(self, path, data):
+        super().write(path, data[:-1] if path.endswith("/rules.mpy") else data)
+
+
+def test_a_file_damaged_on_the_wire_is_caught_before_install(built):
+    board = DamagingBoard(dict(KEEP), version=(1, 26, 0))
+    lines = []
+    with pytest.raises(flash.FlashError, match="arrived damaged: spit/rules.mpy"):
+        flash.flash(board, built, say=lines.append)
+    assert "/main.py" not in board.files and board.resets == 0
+    # 1.26 reads the same format; the tool only notes the release the firmware is made for.
+    assert "Note: the firmware is made for MicroPython 1.28; this board runs 1.26.0." in lines
+
+
+def test_a_version_mismatch_changes_nothing(built):
+    board = FakeBoard(dict(KEEP), version=(1, 18, 0), mpy=5 | 4 << 10)
+    with pytest.raises(flash.FlashError) as caught:
+        flash.flash(board, built, say=quiet)
+    assert caught.value.code == flash.EXIT_INCOMPATIBLE
+    assert "make flash MPY=0" in str(caught.value)
+    assert board.files == KEEP and board.writes == [] and board.resets == 0
+
+
+# --- no board -----------------------------------------------------------------------------
+
+def _no_board_here():
+    if flash.find_port() is not None:
+        pytest.skip("a serial device is connected to this machine")
+
+
+class Port:
+    def __init__(self, device, vid, pid):
+        self.device, self.vid, self.pid = device, vid, pid
+
+
+def test_find_port_prefers_a_raspberry_pi_device():
+    ports = [Port("/dev/ttyS0", None, None), Port("/dev/ttyACM0", 0x2341, 0x43),
+             Port("/dev/ttyACM1", 0x2E8A, 0x0005)]
+    assert flash.find_port(ports) == "/dev/ttyACM1"
+    assert flash.find_port(ports[:2]) == "/dev/ttyACM0"
+    assert flash.find_port(ports[:1]) is None
+
+
+@pytest.mark.parametrize("target", ["flash", "repl"])
+def test_make_target_without_a_board_says_so(target):
+    _no_board_here()
+    env = {k: v for k, v in os.environ.items() if k not in ("PORT", "MAKEFLAGS")}
+    proc = subprocess.run(["make", "-s", target], cwd=flash.REPO, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0
+    assert "No board found: no MicroPython board is connected by USB." in proc.stderr
+    assert "make %s PORT=/dev/ttyACM0" % target in proc.stderr
+
+
+def test_no_board_exit_status():
+    _no_board_here()
+    env = {k: v for k, v in os.environ.items() if k != "PORT"}
+    proc = subprocess.run([sys.executable, "-m", "host_sim.flash"], cwd=flash.REPO, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == flash.EXIT_NO_BOARD
+    assert proc.stdout == ""
+
+
+# --- firmware/package.json ----------------------------------------------------------------
+
+def test_package_json_lists_every_firmware_file():
+    with open(os.path.join(flash.FIRMWARE, "package.json"), encoding="utf-8") as f:
+        text = f.read()
+    assert text == flash.mip_manifest(), "run .venv/bin/python -m host_sim.flash package-json"
+    manifest = json.loads(text)
+    assert sorted(target for target, _ in manifest["urls"]) == sorted(flash.sources())
+    assert manifest["version"]
+
+
+class MipTransport:
+    """The three calls mpremote's mip makes of a board's filesystem."""
+
+    def __init__(self):
+        self.files, self.dirs = {}, set()
+
+    def fs_exists(self, path):
+        return path in self.dirs or path in self.files
+
+    def fs_mkdir(self, path):
+        self.dirs.add(path)
+
+    def fs_writefile(self, path, data, progress_callback=None):
+        assert path.rsplit("/", 1)[0] in self.dirs | {""}, path
+        self.files[path] = data
+
+
+def test_mpremote_mip_installs_the_firmware_at_the_board_root():
+    board = MipTransport()
+    manifest = os.path.join(flash.FIRMWARE, "package.json")
+    # What `mpremote mip install --target= firmware/package.json` does.
+    mip._install_json(board, manifest, "unused-index", "", None, False)
+    assert set(board.files) == {"/" + source for source in flash.sources()}
+    with open(os.path.join(flash.FIRMWARE, "spit", "rules.py"), "rb") as f:
+        assert board.files["/spit/rules.py"] == f.read()
+
+
+# --- MicroPython 1.28 itself, on the emulated Pico, through mpremote ----------------------
+
+needs_emulator = pytest.mark.skipif(
+    firmware_paths() is None, reason="no MicroPython UF2 and RP2040 boot ROM"
+)
+_WATCHDOG_ENABLED = "import machine\nprint(machine.mem32[0x40058000] >> 30 & 1)"
+
+
+@needs_emulator
+def test_micropython_1_28_reads_what_mpy_cross_writes_and_the_probe_stops_the_watchdog(built):
+    with EmulatedPico() as pico:
+        pico.run_us(200_000)
+        pico.exec("import machine\nwdt = machine.WDT(timeout=8000)")  # as the game does
+        with SerialBridge(pico) as port:
+            board = flash.SerialBoard(port)
+            # Connecting interrupted the game and soft-reset the board, but the hardware
+            # watchdog still runs: it would reset the board in the middle of a flash.
+            still_running = board.run(_WATCHDOG_ENABLED).strip()
+            info = board.info()
+            stopped = board.run(_WATCHDOG_ENABLED).strip()
+    assert (still_running, stopped) == ("1", "0")
+    assert info["version"] == (1, 28, 0)
+    assert info["machine"] == "Raspberry Pi Pico with RP2040"
+    assert flash.board_format(info) == (6, 3, "armv6m")
+    assert info["free"] > 1_000_000
+    assert flash.incompatibility(info, built) is None
+
+
+@pytest.mark.soak
+@needs_emulator
+def test_make_flash_onto_micropython_1_28_over_a_serial_port(monkeypatch, capsys):
+    seen = []
+
+    def soft_restart(board):
+        # rp2040js does not model the chip reset machine.reset() asks for (the board just
+        # stops); a soft reset from the friendly REPL runs main.py as a power-on does.
+        seen.append(board.run("import os\nprint(sorted(os.listdir('/')))"))
+        transport = board._transport
+        transport.exit_raw_repl()
+        transport.serial.write(b"\x04")
+        booted = transport.read_until(1, b"soft reboot\r\n", timeout=30)
+        start = pico.now_us
+        while pico.now_us < start + 1_500_000:  # main.py imports the firmware and starts
+            time.sleep(0.1)
+        transport.enter_raw_repl(soft_reset=False)  # interrupts the game
+        seen.append(booted.decode() + transport.exec(
+            "import sys\nprint(sys.modules['hardware_setup'].__file__)").decode())
+
+    monkeypatch.setattr(flash.SerialBoard, "reset", soft_restart)
+    with EmulatedPico(files={"/spit_save.json": b"{}"}) as pico:
+        pico.run_us(200_000)
+        with SerialBridge(pico) as port:
+            monkeypatch.setenv("PORT", port)
+            assert flash.main(["flash"]) == 0
+    assert "Importing every module on the board ..." in capsys.readouterr().out
+    listing, console = seen
+    assert "'spit_save.json'" in listing and "'.spit_flash'" not in listing
+    assert "'main.py'" in listing and "'hardware_setup.mpy'" in listing
+    # main.py ran after the reboot and imported the firmware from the new .mpy files.
+    assert "soft reboot" in console
+    assert console.rstrip().endswith("hardware_setup.mpy"), console
