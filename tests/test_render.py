@@ -37,7 +37,7 @@ from spit.render import (
     colour,
     wrap,
 )
-from spit.rules import PHASE_PLAY, SPIT_ACTION, Game, RoundEnd, play
+from spit.rules import PHASE_PLAY, PHASE_SLAP, SPIT_ACTION, Game, RoundEnd, play
 from spit.selfplay import Race
 
 from host_sim import bench_display
@@ -623,10 +623,29 @@ def golden_scenes():
         controls.contest.set(1, 310, False)
         renderer.play(game, controls, (False, True))
 
+    def slap_screen(renderer):
+        # Player 1 has cleared their stock: both race to slap the smaller pile.
+        over = position(
+            ["", "", "", "", ""],
+            ["6C", "3D 8H", "8D 7S", "", "10H"],
+            ("4H 7C 3S 9C 2D 5H 6D KH JS", "8C AC 2S QC 9D 5S"),
+            phase=PHASE_SLAP,
+        )
+        over.cleared = 0
+        renderer.play(over, Controls(over), (False, True))
+
+    def stuck_screen(renderer):
+        stuck = position(["KS"], ["KC"], ("6S", "8D"), packs=(5, 5))
+        stuck_controls = Controls(stuck)
+        stuck_controls.called[0] = True
+        renderer.play(stuck, stuck_controls, (False, False))
+
     rows = [("layout", "1-5"), ("middle", "two"), ("pick", "slap"), ("word", "SPIT")]
     end = RoundEnd(0, 1, [12, 9], [0, 20], [33, 19])
     return {
         "play": play_screen,
+        "slap": slap_screen,
+        "stuck": stuck_screen,
         "title": lambda r: r.title("SPIT", 1234),
         "settings": lambda r: r.settings(rows, 2),
         "ready": lambda r: r.ready("SPIT", (True, False), (False, True)),
