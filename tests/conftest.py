@@ -2,7 +2,9 @@
 
 import os
 import platform
+import sys
 
+import pio_emulator
 import pytest
 from hypothesis import settings
 
@@ -15,6 +17,17 @@ settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev")
 )
+
+
+@pytest.fixture
+def rp2():
+    """A fake ``rp2`` running the PIO on a cycle model (``pio_emulator``), installed for
+    one test; ``drivers.pio_capture`` is imported afresh against it."""
+    fake = pio_emulator.install()
+    sys.modules.pop("drivers.pio_capture", None)
+    yield fake
+    sys.modules.pop("drivers.pio_capture", None)
+    sys.modules.pop("rp2", None)
 
 
 @pytest.fixture(name="mpvm")

@@ -1,13 +1,10 @@
 """Boot on fake hardware: main.py builds every part from hardware_setup, and the screen
 shows what the renderer drew, through the real display driver and the fake SPI wires."""
 
-import sys
 
 import framebuf
 import hardware_setup
 import machine
-import pio_emulator
-import pytest
 from drivers.storage import Storage
 from drivers.transcripts import Transcripts
 from spit import keys
@@ -52,15 +49,6 @@ def main_module():
     import main
 
     return main
-
-
-@pytest.fixture
-def rp2():
-    fake = pio_emulator.install()
-    sys.modules.pop("drivers.pio_capture", None)
-    yield fake
-    sys.modules.pop("drivers.pio_capture", None)
-    sys.modules.pop("rp2", None)
 
 
 def test_boot_with_the_default_capture_shows_the_title(monkeypatch, tmp_path, rp2):

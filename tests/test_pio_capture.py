@@ -5,7 +5,6 @@ import random
 import sys
 
 import pio_emulator
-import pytest
 from machine import Pin
 
 SYS_HZ = 125_000_000
@@ -33,15 +32,6 @@ class Inputs:
             pressed = mask
         high = (NOISE ^ (cycle * 0x9E3779B1)) & 0xFFFF0000 if self.noise else 0xFFFF0000
         return high | (~pressed & 0xFFFF)
-
-
-@pytest.fixture
-def rp2():
-    fake = pio_emulator.install()
-    sys.modules.pop("drivers.pio_capture", None)
-    yield fake
-    sys.modules.pop("drivers.pio_capture", None)
-    sys.modules.pop("rp2", None)
 
 
 def start(rp2, inputs, ring_size=64):
