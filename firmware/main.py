@@ -1,7 +1,8 @@
 """Boot: build the hardware from hardware_setup, then run the game loop for ever.
 
-Hold both SPIT buttons while powering on for the self-test. The USB console (``mpremote connect auto``) reports a button held at power-on and
-every error the loop recovered from, with its traceback.
+Hold both SPIT buttons while powering on for the self-test. The USB console
+(``mpremote connect auto``) reports a button held at power-on and every error the
+loop recovered from, with its traceback.
 """
 
 import gc

@@ -570,7 +570,8 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     command = argv[0] if argv else "flash"
     if command not in ("flash", "repl", "pull", "package-json"):
-        print("usage: python -m host_sim.flash [flash | repl | pull | package-json]", file=sys.stderr)
+        usage = "usage: python -m host_sim.flash [flash | repl | pull | package-json]"
+        print(usage, file=sys.stderr)
         return EXIT_FAILED
     port = os.environ.get("PORT") or None
     try:

@@ -1,193 +1,180 @@
 """``make sim``: play Spit on the laptop through the firmware's own modules.
 
-Keys press fake button pins; the firmware's IRQ capture, debounce, arbiter, controls
-and rules do the rest, exactly as on the device. Either seat may be the CPU. With
-``--headless`` the CPU plays itself through the same path in simulated time and
-prints one JSON line per game.
+Keys press fake button pins; the firmware's IRQ capture, debounce, arbiter, controls,
+rules, renderer and display driver do the rest, exactly as on the device. The window
+(pygame-ce) shows the pixels the driver sent over SPI; without a graphical display the
+terminal view plays the same game. ``--headless`` plays the CPU against itself in
+simulated time and prints one JSON line per game; ``--replay`` plays a transcript back.
 
-    python -m host_sim.sim [--p1 human|LEVEL] [--p2 human|LEVEL] [--seed S] [rule flags]
-    python -m host_sim.sim --headless --games 3
+    python -m host_sim [--p1 human|cpu:LEVEL] [--p2 ...] [--seed S] [rule flags]
+    python -m host_sim --headless --games 3 --seed 7
+    python -m host_sim --replay transcripts/game-3.txt --speed 4
 """
 
-import argparse
 import json
+import os
+import random
 import sys
-import time
 
-from drivers.buttons import IrqButtons
-from handheld import Handheld
-from machine import Pin
-from spit import keys, textview
-from spit.cpu import LEVEL_NAMES
-from spit.savedata import PERSON, SaveData
-from spit.ticks import TICKS_PERIOD, ticks_add, ticks_diff
+from spit.transcript import Transcript, TranscriptError
 
-from host_sim import terminal
-from host_sim.flags import add_rule_options, options_of
+from host_sim.sim_device import HUMAN, Device, Pacer, SimulatedClock, seats_note
+from host_sim.sim_flags import RECORD_DIR, SHOTS_DIR, parse_args
+from host_sim.sim_replay import Replay
 
-HUMAN = "human"
-PRESS_US = 40_000  # how long a key press holds the button down
+__all__ = ["Device", "SimulatedClock", "main", "run_headless"]
 
-KEYMAP = {}
-for _player, (_name, _cards, _left, _right, _spit) in enumerate(terminal.KEYS):
-    for _key, _char in enumerate(_cards.split()):
-        KEYMAP[_char] = keys.button_id(_player, _key)
-    KEYMAP[_left.lower()] = keys.button_id(_player, keys.LEFT)
-    KEYMAP[_right.lower()] = keys.button_id(_player, keys.RIGHT)
-    KEYMAP[_spit.lower()] = keys.button_id(_player, keys.SPIT)
+HEADLESS_STEP_US = 1000
+# After the last word of a replay, the passes that draw the final screen; then it stays.
+REPLAY_TAIL_US = 1_500_000
 
 
-class Device:
-    """The simulated handheld: 16 fake button pins and IRQ capture around the firmware's own
-    main loop (``handheld.Handheld``)."""
-
-    def __init__(self, clock, options, seed, seats=(HUMAN, HUMAN)):
-        self.clock = clock
-        self.pins = [Pin(i, Pin.IN, Pin.PULL_UP) for i in range(keys.BUTTON_COUNT)]
-        self.buttons = IrqButtons(self.pins, clock)
-        saved = SaveData()
-        saved.options = options
-        saved.seats = [PERSON if seat == HUMAN else seat for seat in seats]
-        self.handheld = Handheld(
-            self.buttons, clock(), saved, seed, listener=self._event, on_game_over=self._game_over
-        )
-        self.handheld.controller.new_match(clock())
-        self.last_event = ""
-        self.finished = []  # the games played, as result dicts
-        self._releases = []
-
-    def press(self, button):
-        """A finger on ``button``: down now, up ``PRESS_US`` later."""
-        pin = self.pins[button]
-        if pin.value():
-            pin.press()
-            self._releases.append((button, ticks_add(self.clock(), PRESS_US)))
-
-    def step(self):
-        """One pass of the main loop."""
-        now = self.clock()
-        for release in list(self._releases):
-            if ticks_diff(now, release[1]) >= 0:
-                self.pins[release[0]].release()
-                self._releases.remove(release)
-        self.handheld.step(now)
-
-    @property
-    def session(self):
-        return self.handheld.session
-
-    def lines(self):
-        table = self.session.table
-        match = self.session.match
-        return textview.lines(
-            table.game, table.controls, match.options.word, self.last_event, match.wins
-        )
-
-    def _event(self, event, player, detail):
-        self.last_event = textview.event_text(event, player, detail)
-
-    def _game_over(self, game, match):
-        outcome = game.outcome()
-        self.finished.append(
-            {
-                "seed": game.seed,
-                "winner": outcome.winner + 1,
-                "reason": outcome.reason,
-                "rounds": game.round,
-                "plays": game.plays,
-                "spits": game.spits,
-                "slaps": game.slaps,
-                "match": list(match.wins),
-            }
-        )
+def draw_seed():
+    return random.SystemRandom().randrange(1 << 24)
 
 
-class SimulatedClock:
-    """``ticks_us`` in simulated time, wrapping at 2**30 like the device."""
-
-    def __init__(self, start=0):
-        self.now = start
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, us):
-        self.now = (self.now + us) % TICKS_PERIOD
-
-
-def wall_clock():
-    return (time.monotonic_ns() // 1000) % TICKS_PERIOD
-
-
-def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="host_sim.sim", description=__doc__.split("\n")[0])
-    seats = [HUMAN, *LEVEL_NAMES]
-    parser.add_argument("--p1", choices=seats, default=HUMAN, help="player 1: human or a level")
-    parser.add_argument("--p2", choices=seats, default=HUMAN, help="player 2: human or a level")
-    parser.add_argument("--seed", type=int, default=None, help="the match seed (default: time)")
-    parser.add_argument("--headless", action="store_true", help="CPU against CPU, no screen")
-    parser.add_argument("--games", type=int, default=1, help="games to play with --headless")
-    add_rule_options(parser)
-    return parser.parse_args(argv)
-
-
-def run_headless(args, out=sys.stdout):
-    """CPU against CPU through the whole input path, 1 ms per main-loop pass."""
-    seats = [level if level != HUMAN else "steady" for level in (args.p1, args.p2)]
+def run_headless(args, out=None, err=None):
+    """CPU against CPU through the whole firmware path, 1 ms per main-loop pass."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    seed = args.seed
+    if seed is None:
+        seed = draw_seed()
+        print("seed %d (drawn; --seed %d plays these games again)" % (seed, seed), file=err)
     clock = SimulatedClock()
-    device = Device(clock, options_of(args), 1 if args.seed is None else args.seed, seats)
+    device = Device(clock, args.options, seed, (args.p1, args.p2), True, args.record)
     printed = 0
     while printed < args.games:
         device.step()
-        clock.advance(1000)
+        clock.advance(HEADLESS_STEP_US)
         for result in device.finished[printed:]:
-            print(json.dumps(result), file=out)
+            print(json.dumps(result), file=out, flush=True)
             printed += 1
     return 0
 
 
-def run_terminal(args):
-    import curses
+class Play:
+    """What a view runs: the device, its pacer, the replay (or None), and the words the
+    view shows beside the device (seed, seats, the fallback's reason)."""
 
-    seed = args.seed if args.seed is not None else time.time_ns() % 1_000_000
-    device = Device(wall_clock, options_of(args), seed, (args.p1, args.p2))
+    def __init__(self, args, screen, note=""):
+        self.clock = SimulatedClock()
+        self.note = note
+        self.shots = args.shots or SHOTS_DIR
+        self.replay = None
+        self.replay_name = args.replay
+        if args.replay is not None:
+            transcript, self.seats, wins = args.transcript
+            self.device = Device(
+                self.clock, transcript.options, transcript.seed, screen=screen, title=True
+            )
+            self.device.start_game(transcript.seed, transcript.options, wins, self.seats)
+            self.replay = Replay(transcript, self.device)
+            self.seed = transcript.seed
+        else:
+            self.seed = args.seed if args.seed is not None else draw_seed()
+            self.seats = (args.p1, args.p2)
+            # A person starts the match from the title; CPU seats alone start at once.
+            self.device = Device(
+                self.clock,
+                args.options,
+                self.seed,
+                self.seats,
+                screen,
+                RECORD_DIR if args.record is None else args.record,
+                title=HUMAN in self.seats,
+            )
+        self._tail = 0
+        self.pacer = Pacer(self.device, self.clock, args.speed, self._before_step)
 
-    def play(screen):
-        curses.curs_set(0)
-        screen.nodelay(True)
-        show_help = True
-        while True:
-            key = screen.getch()
-            while key != -1:
-                if key == 27:
-                    return
-                char = chr(key).lower() if 0 <= key < 256 else ""
-                if char == "?":
-                    show_help = not show_help
-                elif char in KEYMAP:
-                    show_help = False
-                    device.press(KEYMAP[char])
-                key = screen.getch()
-            device.step()
-            screen.erase()
-            text = device.lines() + ([""] + terminal.HELP if show_help else [])
-            for y, line in enumerate(text[: screen.getmaxyx()[0] - 1]):
-                screen.addstr(y, 0, line[: screen.getmaxyx()[1] - 1])
-            screen.refresh()
-            time.sleep(0.002)
+    def _before_step(self):
+        replay = self.replay
+        if replay is None:
+            return
+        replay.update()
+        if replay.done or replay.error:
+            self._tail += Pacer.STEP_US
+            if self._tail >= REPLAY_TAIL_US:
+                self.pacer.frozen = True
 
-    curses.wrapper(play)
-    return 0
+    def status(self):
+        """Lines about the run, for beside the device."""
+        seats = " vs ".join(
+            "P%d %s" % (p + 1, seat if seat == HUMAN else "CPU " + seat)
+            for p, seat in enumerate(self.seats)
+        )
+        lines = ["seed %d" % self.seed, seats]
+        replay = self.replay
+        if replay is not None:
+            lines.append(
+                "replay %s: %d/%d"
+                % (os.path.basename(self.replay_name), replay.made, replay.total)
+            )
+            if replay.error:
+                lines.append("replay stopped: " + replay.error)
+            elif replay.done:
+                lines.append("replay finished")
+        if self.pacer.speed != 1:
+            lines.append("speed x%g" % self.pacer.speed)
+        return lines
+
+
+def load_transcript(path):
+    """``(transcript, seats, games won before)``; exits with the reason if the file
+    cannot be read or is not a transcript."""
+    try:
+        with open(path) as f:
+            text = f.read()
+        transcript = Transcript.parse(text)
+    except (OSError, UnicodeDecodeError, TranscriptError) as error:
+        print("host_sim: error: --replay %s: %s" % (path, error), file=sys.stderr)
+        raise SystemExit(2) from None
+    seats, wins = seats_note(text)
+    return transcript, seats, wins
+
+
+def window_problem():
+    """Why no window can open here, or None."""
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return None  # chosen explicitly (the tests use "dummy")
+    if sys.platform in ("darwin", "win32"):
+        return None
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return "no graphical display (DISPLAY is not set)"
+    return None
+
+
+def play_here(args):
+    problem = "you asked for --terminal" if args.terminal else window_problem()
+    if problem is None:
+        from host_sim import window
+
+        try:
+            return window.run(Play(args, screen=True), args.scale)
+        except window.NoWindow as error:
+            problem = "no window: %s" % error
+    note = "Terminal view (%s); for the window, run make sim in a desktop session." % problem
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(
+            "host_sim: %s, and no terminal to play in; try --headless" % problem, file=sys.stderr
+        )
+        return 2
+    from host_sim import terminal
+
+    print(note, file=sys.stderr)  # stays on the terminal after the view closes
+    return terminal.run(Play(args, screen=False, note=note))
 
 
 def main(argv=None):
-    args = parse_args(argv)
-    if args.headless:
-        return run_headless(args)
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
-        print("host_sim.sim needs a terminal to play; try --headless", file=sys.stderr)
-        return 2
-    return run_terminal(args)
+    try:
+        args = parse_args(argv)
+        if args.headless:
+            return run_headless(args)
+        if args.replay is not None:
+            args.transcript = load_transcript(args.replay)
+        return play_here(args)
+    except KeyboardInterrupt:
+        return 0
 
 
 if __name__ == "__main__":

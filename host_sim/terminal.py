@@ -1,14 +1,126 @@
-"""The simulator's terminal keys and help; the table itself is drawn by spit.textview."""
+"""The simulator in a terminal (curses): the same device as the window, its screens as text.
 
-KEYS = (
-    ("player 1", "1 2 3 4 5", "Q", "W", "A"),
-    ("player 2", "6 7 8 9 0", "O", "P", "L"),
-)
-HELP = [
-    "keys        cards C1..C5   L   R   SPIT",
-    *["%-11s %-14s %-3s %-3s %s" % row for row in KEYS],
-    "",
-    "Cn then L/R plays a card; Cn then an empty Cm fills a gap;",
-    "the card in hand again puts it back. SPIT calls spit (again: withdraw).",
-    "After a round, L/R slap. ? shows this help, Esc quits.",
-]
+The table itself is ``spit.textview``'s; the other screens of the flow (title, attract
+mode, settings, countdown, round result, game over, error) are named and shown as
+lines. A terminal reports no key coming up, so a key taps its button (down for 40 ms);
+Tab holds SPIT long enough to open the settings.
+"""
+
+import contextlib
+import curses
+import os
+import textwrap
+import time
+
+from spit import keys, textview
+from spit.controller import ATTRACT, ERROR, SETTINGS, TITLE
+from spit.ticks import ticks_add
+
+from host_sim.sim_keys import char_map, help_lines, key_label
+
+HELP = help_lines() + ["Tab holds SPIT for the settings. ? shows the keys, Esc quits."]
+SETTINGS_HOLD_US = 2_200_000
+_P1_SPIT = keys.button_id(0, keys.SPIT)
+_TAB = 9
+_ESC = 27
+_FRAME_S = 0.005
+
+
+def screen_lines(device):
+    """What the device's screen shows, as lines of text."""
+    controller = device.controller
+    word = controller.saved.options.word
+    mode = controller.mode
+    lines = ["Spit handheld: " + device.screen_name(), ""]
+    if mode == TITLE:
+        start = "press %s (%s) to start a match" % (word, key_label(_P1_SPIT))
+        return lines + [word, start, "seed %d" % controller.seed]
+    if mode == ATTRACT:
+        table = controller.attract.table
+        lines.append("the CPU plays itself: press %s to start a match" % word)
+        return lines + textview.lines(table.game, table.controls, word)
+    if mode == SETTINGS:
+        lines.append("L / R move, a card button changes the row, %s saves and starts" % word)
+        for i, (name, value) in enumerate(controller.settings_rows()):
+            lines.append("%s %-12s %s" % (">" if i == controller.cursor else " ", name, value))
+        return lines
+    if mode == ERROR:
+        return lines + ["error: " + controller.message, "press %s for the title" % word]
+    return lines + device.lines() + _match_extra(device)
+
+
+def _match_extra(device):
+    name = device.screen_name()
+    session = device.session
+    game = session.table.game
+    if name == "countdown":
+        horizon = ticks_add(device.clock(), -session.arbiter.settle_us)
+        left = session.table.controls.countdown_left(horizon)
+        return ["the round opens in %d" % max(1, (left + 999_999) // 1_000_000)]
+    if name == "round result":
+        end = game.last_round
+        how = "P%d cleared the stock" % (end.cleared + 1) if end.cleared >= 0 else "nobody moved"
+        lines = ["round over: " + how]
+        if end.slapper >= 0:
+            lines.append("P%d slapped first" % (end.slapper + 1))
+        return lines + [
+            "P%d took %d, holds %d" % (p + 1, end.took[p], end.held[p]) for p in (0, 1)
+        ]
+    if name == "match result":
+        return ["P%d wins the match" % (session.match.winner() + 1)]
+    return []
+
+
+def run(play):
+    """Play in the terminal until Esc or Ctrl-C."""
+    os.environ.setdefault("ESCDELAY", "25")  # Esc alone, not the start of a sequence
+    with contextlib.suppress(KeyboardInterrupt):
+        curses.wrapper(_loop, play)
+    return 0
+
+
+def _loop(screen, play):
+    with contextlib.suppress(curses.error):  # a terminal that cannot hide its cursor
+        curses.curs_set(0)
+    screen.nodelay(True)
+    screen.keypad(True)
+    device = play.device
+    chars = char_map()
+    show_help = True
+    shown = None
+    while True:
+        key = screen.getch()
+        while key != -1:
+            if key == _ESC:
+                return
+            if key in (curses.KEY_F1, ord("?")):
+                show_help = not show_help
+            elif key == _TAB:
+                device.tap(_P1_SPIT, SETTINGS_HOLD_US)
+            elif key == curses.KEY_ENTER:
+                device.tap(chars["\n"])
+            elif 0 <= key < 256 and chr(key).lower() in chars:
+                device.tap(chars[chr(key).lower()])
+            key = screen.getch()
+        play.pacer.catch_up()
+        width = max(20, screen.getmaxyx()[1] - 1)
+        lines = (textwrap.wrap(play.note, width) + [""] if play.note else []) + screen_lines(
+            device
+        )
+        lines += [""] + play.status()
+        if show_help:
+            lines += [""] + HELP
+        if lines != shown:
+            _show(screen, lines, shown or [])
+            shown = lines
+        time.sleep(_FRAME_S)
+
+
+def _show(screen, lines, before):
+    rows, columns = screen.getmaxyx()
+    screen.erase()
+    for y, line in enumerate(lines[: rows - 1]):
+        screen.addstr(y, 0, line[: columns - 1])
+        if y >= len(before) or before[y] != line:
+            screen.redrawln(y, 1)  # send the whole line, not curses' patch of the old one
+    screen.refresh()

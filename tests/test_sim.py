@@ -1,21 +1,43 @@
-"""The simulator as a player uses it: keys in, the table on the terminal, headless games."""
+"""The simulator as a player and a developer use it: keys, flags, the terminal view in a
+pseudo-terminal, headless games, recorded games and their replays."""
 
+import fcntl
 import io
 import json
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
 
+import pytest
 from spit import keys
 from spit.cards import card_name
-from spit.controller import COUNTDOWN_US
+from spit.controller import COUNTDOWN_US, MATCH, SETTINGS, TITLE
 from spit.options import Options
-from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY
+from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY, SPIT_ACTION, slap
 from spit.session import NEXT_GAME_US
+from spit.transcript import Transcript
 
-from host_sim import sim, terminal
+from host_sim import sim, sim_flags, sim_keys, terminal
+from host_sim.sim_device import Device, SimulatedClock
+from host_sim.sim_replay import Replay
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KEYMAP = sim_keys.char_map()
+# A short CPU game: lightning against lightning, five piles of three, one game.
+SEED = ["--seed", "3"]
+SHORT = SEED + ["--p1", "cpu:lightning", "--p2", "cpu:lightning", "--layout", "3x5"]
+SHORT += ["--match", "single"]
 
 
-def device(options="", seats=(sim.HUMAN, sim.HUMAN), seed=3):
-    clock = sim.SimulatedClock()
-    return sim.Device(clock, Options.parse(options), seed, seats), clock
+def device(options="", seats=("human", "human"), seed=3, **kwargs):
+    clock = SimulatedClock()
+    return Device(clock, Options.parse(options), seed, seats, **kwargs), clock
 
 
 def settle(dev, clock, ms=60):
@@ -26,24 +48,47 @@ def settle(dev, clock, ms=60):
 
 def type_keys(dev, clock, text):
     for char in text:
-        dev.press(sim.KEYMAP[char])
+        dev.tap(KEYMAP[char])
         settle(dev, clock)
 
 
-def test_every_button_has_one_key():
-    assert sorted(sim.KEYMAP.values()) == list(range(keys.BUTTON_COUNT))
-    assert sim.KEYMAP["1"] == keys.button_id(0, keys.C1)
-    assert sim.KEYMAP["p"] == keys.button_id(1, keys.RIGHT)
-    assert any("SPIT" in line for line in terminal.HELP)
+def start_round(dev, clock):
+    type_keys(dev, clock, " \n")
+    settle(dev, clock, COUNTDOWN_US // 1000)
+    assert dev.session.table.game.phase == PHASE_PLAY
 
 
-def test_both_spit_keys_start_the_round_and_a_card_key_plays():
+# -- keys -----------------------------------------------------------------------------
+
+
+def test_every_button_has_one_key_and_no_key_reads_as_another_buttons_name():
+    assert set(KEYMAP.values()) == set(range(keys.BUTTON_COUNT))
+    labels = [sim_keys.key_label(b) for b in range(keys.BUTTON_COUNT)]
+    assert len(set(labels)) == keys.BUTTON_COUNT
+    names = set(keys.KEY_NAMES) | {"C", "S"}
+    assert not names & {label.upper() for label in labels}
+    assert KEYMAP["1"] == keys.button_id(0, keys.C1)
+    assert KEYMAP["z"] == keys.button_id(0, keys.LEFT)
+    assert KEYMAP[" "] == keys.button_id(0, keys.SPIT)
+    assert KEYMAP["\n"] == KEYMAP["\r"] == keys.button_id(1, keys.SPIT)
+    assert KEYMAP["7"] == keys.button_id(1, keys.C1)
+    help_text = "\n".join(terminal.HELP)
+    for label in labels:
+        assert label in help_text
+    assert "player 2 (top)     7 8 9 0 -  .     /     Enter" in terminal.HELP
+
+
+# -- the device on fakes ----------------------------------------------------------------
+
+
+def test_both_spit_keys_start_the_round_and_a_card_key_picks():
     dev, clock = device("quick=off")
     game = dev.session.table.game
     assert game.phase == PHASE_READY
     assert "Both press SPIT" in "\n".join(dev.lines())
-    type_keys(dev, clock, "al")
+    type_keys(dev, clock, " \n")
     assert game.phase == PHASE_READY and dev.session.table.controls.counting
+    assert dev.screen_name() == "countdown"
     settle(dev, clock, COUNTDOWN_US // 1000)
     assert game.phase == PHASE_PLAY and dev.last_event == "spat"
     type_keys(dev, clock, "1")
@@ -53,52 +98,306 @@ def test_both_spit_keys_start_the_round_and_a_card_key_plays():
 
 def test_a_held_key_is_one_press():
     dev, clock = device()
-    pin = dev.pins[sim.KEYMAP["a"]]
-    pin.press()
+    dev.press(KEYMAP[" "])
     settle(dev, clock, 500)
     assert dev.session.table.controls.called == [True, False]
-    pin.release()
+    assert dev.held(KEYMAP[" "])
+    dev.release(KEYMAP[" "])
     settle(dev, clock)
     assert dev.session.table.controls.called == [True, False]
 
 
 def test_the_table_reads_from_both_sides():
     dev, clock = device("counts=on")
-    type_keys(dev, clock, "al")
-    settle(dev, clock, COUNTDOWN_US // 1000)
+    start_round(dev, clock)
     text = dev.lines()
     game = dev.session.table.game
     assert text[1].startswith("P2  pack 10")
     assert text[8].startswith("P1  pack 10")
     assert "a %s (1)" % card_name(game.top(0)) in text[4]
-    bottom = text[7].split()
-    assert bottom[0] == card_name(game.stock_top(0, 0)), "player 1's C1 is on their left"
-    top = text[2].split()
-    assert top[-1] == card_name(game.stock_top(1, 0)), "player 2's C1 is on their left"
+    assert text[7].split()[0] == card_name(game.stock_top(0, 0)), "P1's C1 on their left"
+    assert text[2].split()[-1] == card_name(game.stock_top(1, 0)), "P2's C1 on their left"
 
 
 def test_cpu_against_cpu_plays_whole_games_and_the_next_one_follows():
-    dev, clock = device(seats=("lightning", "quick"))
+    dev, clock = device("layout=3x5", seats=("lightning", "lightning"))
     while not dev.finished:
         settle(dev, clock, 1000)
     game = dev.session.table.game
     assert game.phase == PHASE_OVER and dev.finished[0]["winner"] in (1, 2)
-    assert "Game over" in "\n".join(dev.lines())
+    assert dev.screen_name() == "game over"
     settle(dev, clock, NEXT_GAME_US // 1000 + 1)
     assert dev.session.table.game is not game
     assert dev.session.table.game.round == 0 and dev.session.match.games_played() == 1
 
 
-def test_headless_prints_one_line_per_game():
-    out = io.StringIO()
-    args = sim.parse_args(["--headless", "--games", "2", "--seed", "4", "--layout", "3x5"])
-    assert sim.run_headless(args, out) == 0
-    lines = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert len(lines) == 2
-    assert all(line["winner"] in (1, 2) and line["rounds"] >= 1 for line in lines)
-    assert lines[1]["match"][lines[1]["winner"] - 1] >= 1
+def test_holding_spit_on_the_title_opens_the_settings_and_their_rows_show():
+    dev, clock = device(title=True)
+    assert dev.controller.mode == TITLE and "seed 3" in terminal.screen_lines(dev)
+    dev.tap(KEYMAP[" "], terminal.SETTINGS_HOLD_US)
+    settle(dev, clock, 2100)
+    assert dev.controller.mode == SETTINGS
+    lines = terminal.screen_lines(dev)
+    assert lines[0] == "Spit handheld: settings" and "> layout       1-5" in lines
 
 
-def test_without_a_terminal_it_says_so(capsys):
-    assert sim.main([]) == 2
-    assert "needs a terminal" in capsys.readouterr().err
+# -- flags ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--games", "2"], "--games counts headless games"),
+        (["--headless", "--games", "0"], "must be at least 1"),
+        (["--headless", "--p1", "human"], "a human seat needs the window"),
+        (["--p2", "robot"], "'robot' is not a seat"),
+        (["--replay", "x.txt", "--seed", "4"], "not --seed"),
+        (["--speed", "4"], "--speed is for CPU games"),
+        (["--speed", "0", "--p1", "cpu"], "must be above 0"),
+        (["--seed", "-1"], "a seed is from 0 to 4294967295"),
+        (["--headless", "--scale", "3"], "--scale and --terminal do not apply"),
+    ],
+)
+def test_every_flag_error_names_the_problem_and_exits_non_zero(argv, message, capsys):
+    with pytest.raises(SystemExit) as exited:
+        sim.main(argv)
+    assert exited.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_help_prints_the_keys(capsys):
+    with pytest.raises(SystemExit) as exited:
+        sim.main(["--help"])
+    assert exited.value.code == 0
+    assert "player 2 (top)     7 8 9 0 -  .     /     Enter" in capsys.readouterr().out
+
+
+def test_a_cpu_game_starts_at_once_and_a_person_starts_from_the_title():
+    for argv, mode in ((SHORT, MATCH), (["--seed", "3"], TITLE)):
+        args = sim_flags.parse_args(argv + ["--record", ""])
+        assert sim.Play(args, screen=False).device.controller.mode == mode
+
+
+def test_flags_fill_in_the_seats_and_every_rule_option():
+    args = sim_flags.parse_args(["--p1", "cpu:quick", "--stack", "on", "--word", "SLAM"])
+    assert (args.p1, args.p2) == ("quick", "steady")
+    assert args.options.stack == "on" and args.options.word == "SLAM"
+    assert sim_flags.parse_args([]).p1 == "human"
+    assert sim_flags.parse_args(["--headless"]).p1 == "steady"
+
+
+def test_a_missing_or_broken_transcript_is_a_clear_error(tmp_path, capsys):
+    broken = tmp_path / "broken.txt"
+    broken.write_text("hello\n")
+    for path in (str(broken), str(tmp_path / "missing.txt")):
+        with pytest.raises(SystemExit) as exited:
+            sim.main(["--replay", path, "--terminal"])
+        assert exited.value.code == 2
+        assert "--replay %s" % path in capsys.readouterr().err
+
+
+# -- headless ---------------------------------------------------------------------------
+
+
+def test_headless_prints_the_seed_passed_and_that_seed_plays_the_same_games(monkeypatch):
+    monkeypatch.setattr(sim, "draw_seed", lambda: 3)
+    out, err = io.StringIO(), io.StringIO()
+    drawn = sim_flags.parse_args(["--headless"] + SHORT[2:])
+    assert sim.run_headless(drawn, out, err) == 0
+    assert err.getvalue().startswith("seed 3 (drawn; --seed 3 plays these games again)")
+    line = json.loads(out.getvalue())
+    assert line["seed"] == 3 and line["game"] == 1 and line["winner"] in (1, 2)
+    assert line["rounds"] >= 1 and line["match"][line["winner"] - 1] == 1
+    again = io.StringIO()
+    sim.run_headless(sim_flags.parse_args(["--headless"] + SHORT), again, io.StringIO())
+    assert again.getvalue() == out.getvalue()
+
+
+# -- recorded games and replays ---------------------------------------------------------
+
+
+def read(path, mode="r"):
+    with open(path, mode) as f:
+        return f.read()
+
+
+def record_short_game(folder):
+    """A CPU game recorded by the simulator; returns the device and the file's path."""
+    args = sim_flags.parse_args(["--headless"] + SHORT)
+    dev, clock = device(
+        args.options.text(), ("lightning", "lightning"), 3, screen=True, record=str(folder)
+    )
+    while not dev.finished:
+        settle(dev, clock, 1000)
+    settle(dev, clock, 1500)
+    return dev, dev.saved_transcripts[0]
+
+
+def replay(text, tmp_path, screen=False):
+    path = tmp_path / "replayed.txt"
+    path.write_text(text)
+    args = sim_flags.parse_args(["--replay", str(path), "--terminal"])
+    args.transcript = sim.load_transcript(str(path))
+    play = sim.Play(args, screen)
+    while not play.pacer.frozen:
+        play.pacer.pass_once()
+    return play
+
+
+@pytest.fixture(scope="module")
+def short_game(tmp_path_factory):
+    return record_short_game(tmp_path_factory.mktemp("games"))
+
+
+def test_a_device_transcript_replays_the_same_game(short_game, tmp_path):
+    original, path = short_game
+    text = read(path)
+    assert "@" in text
+    assert text.splitlines()[-1] == "# simulator seats lightning lightning games 0-0"
+    device_text = "\n".join(text.splitlines()[:-1]) + "\n"  # as the device writes it
+    play = replay(device_text, tmp_path)
+    assert play.replay.done and play.replay.error is None
+    game = play.device.session.table.game
+    assert game.history == Transcript.parse(text).actions
+    assert game.phase == PHASE_OVER and game.outcome().winner + 1 == original.finished[0]["winner"]
+    assert play.status()[:3] == [
+        "seed %d" % game.seed,
+        "P1 human vs P2 human",
+        "replay replayed.txt: %d/%d" % ((len(game.history),) * 2),
+    ]
+
+
+def test_a_transcript_without_press_times_replays_at_an_even_pace(short_game, tmp_path):
+    original, path = short_game
+    plain = Transcript.parse(read(path))
+    plain.times = None
+    play = replay(plain.text(), tmp_path)
+    assert play.replay.done and play.device.session.table.game.history == plain.actions
+
+
+def test_a_word_the_buttons_cannot_make_stops_the_replay_with_the_reason():
+    dev, clock = device()
+    bad = Transcript(11, Options(), [SPIT_ACTION, slap(0, 0)])  # a slap in the middle of play
+    dev.start_game(bad.seed, bad.options)
+    replaying = Replay(bad, dev)
+    for _ in range(25_000):
+        replaying.update()
+        dev.step()
+        clock.advance(1000)
+        if replaying.error:
+            break
+    assert replaying.made == 1 and replaying.error == "word 2 (1!a) was not accepted"
+
+
+# -- the terminal view in a pseudo-terminal ---------------------------------------------
+
+
+class Terminal:
+    """``python -m host_sim`` (or ``make sim``) on a pseudo-terminal without a display."""
+
+    def __init__(self, command):
+        env = dict(os.environ, TERM="xterm", PYTHONPATH=ROOT)
+        for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+            env.pop(name, None)
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
+        self.process = subprocess.Popen(
+            command,
+            stdin=slave,
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=ROOT,
+            start_new_session=True,
+        )
+        os.close(slave)
+        self.seen = ""
+
+    def wait_for(self, text, seconds=20):
+        end = time.monotonic() + seconds
+        while text not in self.seen and time.monotonic() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if ready:
+                try:
+                    self.seen += os.read(self.master, 65536).decode("utf8", "replace")
+                except OSError:
+                    break
+        return text in self.seen
+
+    def type(self, text):
+        time.sleep(0.1)  # a key tapped just before is released by now, as a finger lifts
+        self.seen = ""
+        os.write(self.master, text.encode())
+
+    def finish(self):
+        code = self.process.wait(10)
+        os.close(self.master)
+        return code, self.process.stderr.read().decode()
+
+
+def python_sim(*args):
+    return [sys.executable, "-m", "host_sim", *args]
+
+
+def test_without_a_display_make_sim_plays_in_the_terminal(tmp_path):
+    view = Terminal(["make", "-s", "sim", "ARGS=--seed 5 --record %s" % tmp_path])
+    assert view.wait_for("for the window, run make sim in a desktop session"), view.seen
+    assert view.wait_for("Spit handheld: title") and view.wait_for("seed 5")
+    assert view.wait_for("press SPIT (Space) to start a match")
+    view.type(" ")  # P1's SPIT: a match against the CPU
+    assert view.wait_for("ready") and view.wait_for("P1 human vs P2 CPU steady")
+    view.type("\x1b")
+    code, err = view.finish()
+    assert code == 0 and "Traceback" not in err
+
+
+def test_the_terminal_view_plays_a_round_with_the_keys(tmp_path):
+    view = Terminal(
+        python_sim("--p2", "human", "--seed", "5", "--quick", "off", "--record", str(tmp_path))
+    )
+    assert view.wait_for("Spit handheld: title")
+    assert view.wait_for("Tab holds SPIT for the settings"), "the keys show at first"
+    view.type(" ")
+    assert view.wait_for("Both press SPIT")
+    view.type(" \n")
+    assert view.wait_for("the round opens in")
+    assert view.wait_for("Spit handheld: play", 10)
+    view.type("1")
+    assert view.wait_for("P1 picked")
+    view.type("?")  # the keys go
+    view.type("?")  # and come back
+    assert view.wait_for("Tab holds SPIT for the settings")
+    view.type("\x1b")
+    assert view.finish()[0] == 0
+
+
+def test_ctrl_c_leaves_the_terminal_view_without_a_traceback(tmp_path):
+    view = Terminal(python_sim("--seed", "5", "--record", str(tmp_path)))
+    assert view.wait_for("Spit handheld: title")
+    view.process.send_signal(signal.SIGINT)
+    code, err = view.finish()
+    assert code == 0
+    assert err == (
+        "Terminal view (no graphical display (DISPLAY is not set)); for the window, run make sim"
+        " in a desktop session.\n"
+    ), "the fallback's line and nothing else"
+
+
+def test_with_neither_a_display_nor_a_terminal_it_says_what_to_do():
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        env.pop(name, None)
+    done = subprocess.run(
+        python_sim("--seed", "1"),
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        "host_sim: no graphical display (DISPLAY is not set), and no terminal to play in;"
+        " try --headless\n"
+    )

@@ -72,6 +72,11 @@ class Session:
             None if level is None else Cpu(seat, level, game.seed)
             for seat, level in enumerate(self.levels)
         )
+        self.lay_out(game, cpus)
+
+    def lay_out(self, game, cpus=(None, None)):
+        """Play ``game`` as the match's next game, the seats in ``cpus`` played by the
+        CPU (a replay lays out a transcript's deal, with nobody but the buttons)."""
         self.table = Table(game, self.listener, cpus, self.arbiter)
         self.table.controls.countdown_us = self.countdown_us
         self._over_at = -1

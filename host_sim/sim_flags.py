@@ -1,0 +1,127 @@
+"""The simulator's command line: seats, seed, rule options, speed, scale, modes.
+
+Every error is an argparse error: one line naming the problem, exit status 2.
+"""
+
+import argparse
+
+from spit.cpu import LEVEL_NAMES
+from spit.options import CHOICES, Options
+
+from host_sim.sim_device import HUMAN
+from host_sim.sim_keys import help_lines
+
+DEFAULT_CPU = "steady"
+RECORD_DIR = "transcripts/sim"
+SHOTS_DIR = "screenshots"
+SCALES = (2, 3)
+
+
+def seat(text):
+    """``human``, ``cpu`` (steady) or ``cpu:LEVEL`` -> ``HUMAN`` or the level's name."""
+    if text == HUMAN:
+        return HUMAN
+    if text == "cpu":
+        return DEFAULT_CPU
+    if text.startswith("cpu:") and text[4:] in LEVEL_NAMES:
+        return text[4:]
+    raise argparse.ArgumentTypeError(
+        "%r is not a seat: human, cpu or cpu:LEVEL with LEVEL one of %s"
+        % (text, ", ".join(LEVEL_NAMES))
+    )
+
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1, not %d" % value)
+    return value
+
+
+def seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
+    if not 0 <= value < 1 << 32:
+        raise argparse.ArgumentTypeError("a seed is from 0 to 4294967295, not %d" % value)
+    return value
+
+
+def speed(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number" % text) from None
+    if not 0 < value <= 100:
+        raise argparse.ArgumentTypeError("must be above 0 and at most 100, not %s" % text)
+    return value
+
+
+def parser():
+    parse = argparse.ArgumentParser(
+        prog="python -m host_sim",
+        description="Play Spit on the simulated handheld: a window, the terminal, or headless.",
+        epilog="\n".join(help_lines() + ["F1 (the terminal: ?) shows the keys, Esc quits."]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    seats = "human, cpu or cpu:LEVEL (%s)" % "|".join(LEVEL_NAMES)
+    parse.add_argument("--p1", type=seat, help="player 1 (bottom): %s; default human" % seats)
+    parse.add_argument("--p2", type=seat, help="player 2 (top): %s; default cpu:steady" % seats)
+    parse.add_argument("--seed", type=seed, help="the first match's seed (default: drawn)")
+    parse.add_argument("--speed", type=speed, help="CPU games and replays run this much faster")
+    parse.add_argument("--scale", type=int, choices=SCALES, help="window scale (default: fits)")
+    parse.add_argument("--terminal", action="store_true", help="the terminal view, not a window")
+    parse.add_argument("--headless", action="store_true", help="CPU against CPU, JSON lines")
+    parse.add_argument("--games", type=positive_int, help="games to play with --headless")
+    parse.add_argument("--replay", metavar="FILE", help="play a transcript back on screen")
+    where = "where finished games' transcripts go (%s; '' for nowhere)" % RECORD_DIR
+    parse.add_argument("--record", metavar="DIR", help=where)
+    parse.add_argument("--shots", metavar="DIR", help="where F12 screenshots go (%s)" % SHOTS_DIR)
+    rules = parse.add_argument_group("rule options (default first)")
+    for name, values in CHOICES:
+        rules.add_argument("--" + name, choices=values, help="|".join(values))
+    return parse
+
+
+def parse_args(argv=None):
+    """The flags, checked together and with their defaults filled in."""
+    parse = parser()
+    args = parse.parse_args(argv)
+    rules = [name for name, _ in CHOICES if getattr(args, name) is not None]
+    if args.games is not None and not args.headless:
+        parse.error("--games counts headless games: add --headless")
+    if args.headless and HUMAN in (args.p1, args.p2):
+        parse.error("--headless plays CPU against CPU: a human seat needs the window or terminal")
+    if args.headless and (args.scale or args.terminal):
+        parse.error("--headless shows nothing: --scale and --terminal do not apply")
+    if args.replay is not None:
+        given = [
+            flag
+            for flag, value in (("--p1", args.p1), ("--p2", args.p2), ("--seed", args.seed))
+            if value is not None
+        ] + ["--" + name for name in rules]
+        if given:
+            parse.error(
+                "--replay takes seed, options and seats from the transcript, not %s"
+                % " ".join(given)
+            )
+        if args.headless:
+            parse.error("--replay plays a game back on screen: drop --headless")
+    elif args.speed is not None and not args.headless and HUMAN in _seats(args):
+        parse.error("--speed is for CPU games and replays: a human seat plays in real time")
+    if args.headless:
+        args.p1 = args.p1 or DEFAULT_CPU
+        args.p2 = args.p2 or DEFAULT_CPU
+        args.games = args.games or 1
+    args.p1, args.p2 = _seats(args)
+    args.speed = args.speed or 1.0
+    args.options = Options(**{name: getattr(args, name) or values[0] for name, values in CHOICES})
+    return args
+
+
+def _seats(args):
+    return (args.p1 or HUMAN, args.p2 or DEFAULT_CPU)

@@ -1,0 +1,127 @@
+"""A transcript played back through the buttons, as the players pressed them.
+
+Each word of the transcript becomes the presses that make it now (the firmware's own
+``Controls.presses_for``, as the CPU seats use it), pressed on the device's pins at the
+recorded pace: the gap between two words' press times (``@`` times; 0.6 s apart when
+there are none, and never more than 9.5 s, less than the slap time limit). Whatever
+the firmware then applies is checked against the transcript word by word.
+
+Constructor: ``Replay(transcript, device)``; call ``update()`` before every
+``device.step()``. Attributes: ``done`` (every word applied), ``error`` (why the
+replay stopped, or None), ``made`` (words applied so far), ``total``.
+"""
+
+from spit import keys
+from spit.rules import PHASE_PLAY, PHASE_READY, SPIT_ACTION, player_of
+from spit.ticks import ticks_add, ticks_diff
+from spit.transcript import action_word
+
+PACE_US = 600_000  # between words of a transcript without press times
+MAX_GAP_US = 9_500_000
+STEP_US = 80_000  # between the presses that make one word
+HOLD_US = 20_000  # how long each is held
+FIRST_US = 40_000  # from a word applied to the next word's first press: a released
+# button must stay up for the debounce's quiet time before it counts again
+STALL_US = 15_000_000  # a word not applied this long after its presses: the replay failed
+
+
+class Replay:
+    def __init__(self, transcript, device):
+        self.actions = transcript.actions
+        self.times = transcript.times
+        self.device = device
+        self.total = len(self.actions)
+        self.made = 0
+        self.done = self.total == 0
+        self.error = None
+        self._asked = 0  # words whose presses were scheduled
+        self._base = device.clock()  # when the last word was applied
+        self._touch = 0
+        self._edges = []  # (t, button, down)
+
+    def update(self):
+        if self.done or self.error:
+            return
+        device = self.device
+        now = device.clock()
+        game = device.session.table.game if device.session is not None else None
+        if game is None:
+            self._stop("the device left the game (%s)" % device.last_event)
+            return
+        history = game.history
+        while self.made < len(history):
+            i = self.made
+            if i >= self.total or history[i] != self.actions[i]:
+                self._stop(
+                    "word %d: the device made %s where the transcript has %s"
+                    % (i + 1, action_word(history[i]), self._word(i))
+                )
+                return
+            self.made += 1
+            self._base = now
+        if self.made == self.total:
+            self.done = True
+        elif self._asked == self.made:
+            self._ask(game, now)
+        elif ticks_diff(now, self._touch) > STALL_US:
+            self._stop("word %d (%s) was not accepted" % (self.made + 1, self._word(self.made)))
+        self._press_due(now)
+
+    def _word(self, i):
+        return action_word(self.actions[i]) if i < self.total else "nothing"
+
+    def _gap(self, i):
+        if self.times is None or i == 0:
+            return PACE_US
+        return min(max(ticks_diff(self.times[i], self.times[i - 1]), 0), MAX_GAP_US)
+
+    def _ask(self, game, now):
+        i = self._asked
+        action = self.actions[i]
+        controls = self.device.session.table.controls
+        touch = ticks_add(self._base, self._gap(i))
+        if action == SPIT_ACTION:
+            if controls.counting or (game.phase == PHASE_PLAY and game.options.spit == "auto"):
+                buttons = []  # it comes by itself
+            else:
+                buttons = [keys.button_id(p, keys.SPIT) for p in (0, 1) if not controls.called[p]]
+                if game.phase == PHASE_READY:
+                    touch = ticks_add(touch, -controls.countdown_us)
+            presses = [buttons] if buttons else []
+        else:
+            player = player_of(action)
+            made = controls.presses_for(player, action)
+            if made is None:
+                self._stop("word %d (%s): no buttons make it now" % (i + 1, self._word(i)))
+                return
+            presses = [[keys.button_id(player, key)] for key in made]
+        first = ticks_add(touch, -STEP_US * max(len(presses) - 1, 0))
+        earliest = ticks_add(now, FIRST_US)
+        if ticks_diff(first, earliest) < 0:
+            touch = ticks_add(touch, ticks_diff(earliest, first))
+            first = earliest
+        for n, buttons in enumerate(presses):
+            t = ticks_add(first, STEP_US * n)
+            for button in buttons:
+                self._edges.append((t, button, True))
+                self._edges.append((ticks_add(t, HOLD_US), button, False))
+        self._touch = touch
+        self._asked += 1
+
+    def _press_due(self, now):
+        due = [edge for edge in self._edges if ticks_diff(now, edge[0]) >= 0]
+        if not due:
+            return
+        self._edges = [edge for edge in self._edges if ticks_diff(now, edge[0]) < 0]
+        due.sort(key=lambda edge: ticks_diff(edge[0], now))
+        for _, button, down in due:
+            if down:
+                self.device.press(button)
+            else:
+                self.device.release(button)
+
+    def _stop(self, why):
+        self.error = why
+        for button in range(keys.BUTTON_COUNT):
+            self.device.release(button)
+        self._edges = []
