@@ -8,8 +8,13 @@ MicroPython's UF2 and the RP2040 boot ROM at hand (``PICO_UF2``/``PICO_BOOTROM``
 import json
 
 from host_sim import bench_display, bench_engine, bench_input, bench_loop, bench_save
+from host_sim.emu.attract import attract_figures
 from host_sim.emu.board import firmware_paths
 from host_sim.emu.figures import figures as emu_figures
+
+# Attract mode's heap in make bench: 20 emulated seconds take about three minutes of wall
+# time here; `make soak` runs the two minutes (about 17).
+BENCH_ATTRACT_MS = 20_000
 
 
 def main():
@@ -22,6 +27,8 @@ def main():
     if firmware_paths() is not None:
         figures.update(emu_figures())
         figures.update(bench_display.emu_figures())
+        figures.update(attract_figures(BENCH_ATTRACT_MS))
+        figures["emu_heap_low_water_attract_ms"] = BENCH_ATTRACT_MS
     print(json.dumps(figures, indent=2, sort_keys=True))
 
 

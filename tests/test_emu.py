@@ -12,10 +12,12 @@ import sys
 
 import pio_emulator
 import pytest
+from spit.controller import ATTRACT
 
 from host_sim.display import VirtualDisplay
 from host_sim.emu import figures
 from host_sim.emu.__main__ import main as emu_main
+from host_sim.emu.attract import attract_figures
 from host_sim.emu.board import BOOT_US, EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files, firmware_sources, read_image
 from host_sim.emu.probe import TICKS_PERIOD, record, ticks_minus
@@ -237,3 +239,10 @@ def test_presses_across_the_ticks_us_wrap_commit_in_order(wrap_board):
     assert stamps[P2_L] < 1_000  # and after it
     assert [c[0] for c in rec.commits if c[0] in (P1_L, P2_L)] == [P1_L, P2_L]
     assert not any(tie for _, _, tie in rec.commits)
+
+
+@pytest.mark.soak
+def test_two_minutes_of_attract_mode_never_run_out_of_memory():
+    found = attract_figures()  # raises if the game loop failed once
+    assert found["emu_attract_mode"] == ATTRACT
+    assert found["emu_heap_low_water_bytes"] > 8 * 1024
