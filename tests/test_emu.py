@@ -246,3 +246,29 @@ def test_two_minutes_of_attract_mode_never_run_out_of_memory():
     found = attract_figures()  # raises if the game loop failed once
     assert found["emu_attract_mode"] == ATTRACT
     assert found["emu_heap_low_water_bytes"] > 8 * 1024
+
+
+def test_a_tone_never_holds_up_the_loop(board):
+    # The game's longest sound lasts 760 ms; starting it and running it to its end
+    # must cost each main-loop pass microseconds, on the chip itself.
+    out = board.exec(
+        "import time\n"
+        "import hardware_setup\n"
+        "from drivers.buzzer import Buzzer\n"
+        "buzzer = Buzzer(hardware_setup.buzzer_pwm())\n"
+        "start = time.ticks_us()\n"
+        "buzzer.play('game', start)\n"
+        "started = time.ticks_diff(time.ticks_us(), start)\n"
+        "worst = 0\n"
+        "now = start\n"
+        "while time.ticks_diff(now, start) < 900_000:\n"
+        "    before = time.ticks_us()\n"
+        "    buzzer.update(before)\n"
+        "    now = time.ticks_us()\n"
+        "    worst = max(worst, time.ticks_diff(now, before))\n"
+        "print(started, worst, buzzer.playing)\n",
+        within_us=2_000_000,
+    )
+    started, worst, playing = out.split()
+    assert int(started) < 1_000 and int(worst) < 500
+    assert playing == "None", "the sound ran to its end by the loop's clock"

@@ -5,6 +5,7 @@ shows what the renderer drew, through the real display driver and the fake SPI w
 import framebuf
 import hardware_setup
 import machine
+import pytest
 from drivers.storage import Storage
 from drivers.transcripts import Transcripts
 from spit import keys
@@ -123,3 +124,64 @@ def test_both_spit_held_at_power_on_start_the_self_test(monkeypatch, tmp_path):
     board.run(5)
     assert board.handheld.controller.mode == SELF_TEST
     assert board.handheld.buzzer.playing, "the scale"
+
+
+class _Stop(BaseException):
+    """Ends main()'s endless loop from the test's clock (the loop catches Exception)."""
+
+
+def test_main_runs_the_loop_with_a_fed_watchdog(monkeypatch, tmp_path):
+    board = Board(monkeypatch, tmp_path, "irq")  # the fakes wired; main() builds its own
+    main = main_module()
+    ticks = [0]
+
+    def ticks_us():
+        ticks[0] += 1000
+        if ticks[0] > 200_000:
+            raise _Stop
+        return ticks[0]
+
+    monkeypatch.setattr(main, "time", type("Time", (), {"ticks_us": staticmethod(ticks_us)}))
+    watchdogs = []
+    real_watchdog = machine.WDT
+
+    def watchdog(timeout):
+        watchdogs.append(real_watchdog(0, timeout))
+        return watchdogs[-1]
+
+    monkeypatch.setattr(machine, "WDT", watchdog)
+    with pytest.raises(_Stop):
+        main.main()
+    (watchdog,) = watchdogs
+    assert watchdog.timeout == main.WATCHDOG_MS and watchdog.feeds >= 190
+    assert board.virtual.showing
+
+
+def test_in_the_self_test_every_button_counts_in_its_own_cell(monkeypatch, tmp_path):
+    original = hardware_setup.button_pins
+    spits = (keys.button_id(0, keys.SPIT), keys.button_id(1, keys.SPIT))
+
+    def pins():
+        built = original()
+        for button in spits:
+            built[button].press()
+        return built
+
+    monkeypatch.setattr(hardware_setup, "button_pins", pins)
+    board = Board(monkeypatch, tmp_path, "irq")
+    for button in spits:
+        machine.wired(button).release()
+    board.run(30)  # the held SPITs re-arm once released
+    controller = board.handheld.controller
+    for button in range(keys.BUTTON_COUNT):
+        machine.wired(button).press()
+        board.run(20)
+        machine.wired(button).release()
+        board.run(20)
+        counts = controller._presses
+        assert counts[: button + 1] == [1] * (button + 1) and sum(counts) == button + 1
+    expected, view = wired_display()
+    Renderer(expected, framebuf).self_test(
+        controller._presses, controller._ages, controller._bins, controller._test_lines
+    )
+    assert board.virtual.rgb() == view.rgb(), "the screen shows each count in its cell"
