@@ -81,7 +81,6 @@ ATTRACT_LEVEL = "quick"
 _SEAT_ROWS = ("P1", "P2")
 _SOUND_ROW = "sound"
 _SOUND_VALUES = ("on", "off")
-_SPITS = (1 << keys.SPIT) | (1 << (keys.KEYS_PER_PLAYER + keys.SPIT))
 _NOBODY_READY = (False, False)
 _TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
 _EVENT_SOUNDS = {PLAYED: "play", REFUSED: "illegal", LOST_RACE: "illegal", SPAT: "spit"}
@@ -274,6 +273,7 @@ class Controller:
             return
         session.run(now)
         game = session.table.game
+        self._count_down(now, session.table.controls)
         if game.phase != self._phase or game.round != self._round:
             if self._phase == PHASE_SLAP or game.phase == PHASE_OVER:
                 self._round_over()
@@ -281,6 +281,18 @@ class Controller:
                 self.sound("round", now)
             self._phase = game.phase
             self._round = game.round
+
+    def _count_down(self, now, controls):
+        """The countdown's number (3, 2, 1), with a tone as each one comes; -1 when the
+        device is not counting."""
+        count = -1
+        if controls.counting:
+            horizon = ticks_add(now, -self.arbiter.settle_us)
+            count = max((controls.countdown_left(horizon) + 999_999) // 1_000_000, 1)
+        if count != self._count:
+            self._count = count
+            if count > 0:
+                self.sound("count", now)
 
     def _round_over(self):
         """Between rounds: the reaction times shown, then saving and collecting."""
@@ -451,17 +463,11 @@ class Controller:
         elif game.phase != PHASE_READY:
             renderer.play(game, controls, cpus)
         elif controls.counting:
-            horizon = ticks_add(now, -self.arbiter.settle_us)
-            count = (controls.countdown_left(horizon) + 999_999) // 1_000_000
-            if count != self._count:
-                self._count = count
-                self.sound("count", now)
-            renderer.countdown(max(count, 1))
+            renderer.countdown(self._count)
         elif game.last_round is not None and not self._round_result_seen(now, controls):
             margin = self._margin_text(controls.contest)
             renderer.round_result(game.last_round, margin, cpus, self._reaction_lines)
         else:
-            self._count = -1
             renderer.ready(word, controls.called, cpus)
 
     def _margin_text(self, contest):
