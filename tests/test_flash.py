@@ -21,7 +21,7 @@ from host_sim.emu.board import EmulatedPico, firmware_paths
 
 # What a board keeps that is not firmware: saved data, transcripts, the user's boot.py.
 KEEP = {
-    "/spit_save.json": b'{"wins": [1, 0]}',
+    "/spit.json": b'{"format": "spit-save 1", "games": [1, 0]}',
     "/transcripts/0001.txt": b"spit-transcript 1\nseed 7\n",
     "/boot.py": b"# the owner's own boot script\n",
 }
@@ -360,14 +360,14 @@ def test_make_flash_onto_micropython_1_28_over_a_serial_port(monkeypatch, capsys
             "import sys\nprint(sys.modules['hardware_setup'].__file__)").decode())
 
     monkeypatch.setattr(flash.SerialBoard, "reset", soft_restart)
-    with EmulatedPico(files={"/spit_save.json": b"{}"}) as pico:
+    with EmulatedPico(files={"/spit.json": b"{}"}) as pico:
         pico.run_us(200_000)
         with SerialBridge(pico) as port:
             monkeypatch.setenv("PORT", port)
             assert flash.main(["flash"]) == 0
     assert "Importing every module on the board ..." in capsys.readouterr().out
     listing, console = seen
-    assert "'spit_save.json'" in listing and "'.spit_flash'" not in listing
+    assert "'spit.json'" in listing and "'.spit_flash'" not in listing
     assert "'main.py'" in listing and "'hardware_setup.mpy'" in listing
     # main.py ran after the reboot and imported the firmware from the new .mpy files.
     assert "soft reboot" in console
