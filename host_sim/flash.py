@@ -240,14 +240,21 @@ def plan(files, on_board, manifest):
     return upload, unchanged, remove
 
 
+# Imported only through a fallback (``spit.hot`` takes the plain twin when the native one
+# does not load), so a board that cannot run their machine code still runs the game.
+FALLBACK_MODULES = ("spit.fast_native",)
+
+
 def module_names(files):
-    """The importable modules among the board paths (all but main.py)."""
+    """The modules the board must import (all but main.py and the fallback ones)."""
     names = []
     for path in sorted(files):
         if path == "/" + BOOT or not path.endswith((".py", ".mpy")):
             continue
         name = path[1:].rsplit(".", 1)[0].replace("/", ".")
-        names.append(name[: -len(".__init__")] if name.endswith(".__init__") else name)
+        name = name[: -len(".__init__")] if name.endswith(".__init__") else name
+        if name not in FALLBACK_MODULES:
+            names.append(name)
     return names
 
 

@@ -64,11 +64,13 @@ class Play:
         self.replay = None
         self.replay_name = args.replay
         if args.replay is not None:
-            transcript, self.seats, wins = args.transcript
+            transcript, self.seats, wins, match_seed = args.transcript
             self.device = Device(
                 self.clock, transcript.options, transcript.seed, screen=screen, title=True
             )
-            self.device.start_game(transcript.seed, transcript.options, wins, self.seats)
+            self.device.start_game(
+                transcript.seed, transcript.options, wins, self.seats, match_seed
+            )
             self.replay = Replay(transcript, self.device)
             self.seed = transcript.seed
         else:
@@ -129,8 +131,8 @@ def load_transcript(path):
     except (OSError, UnicodeDecodeError, TranscriptError) as error:
         print("host_sim: error: --replay %s: %s" % (path, error), file=sys.stderr)
         raise SystemExit(2) from None
-    seats, wins = seats_note(text)
-    return transcript, seats, wins
+    seats, wins, match_seed = seats_note(text)
+    return transcript, seats, wins, match_seed
 
 
 def window_problem():

@@ -171,7 +171,7 @@ class Device:
             return "round result"
         return "ready"
 
-    def start_game(self, seed, options, wins=(0, 0), seats=(HUMAN, HUMAN)):
+    def start_game(self, seed, options, wins=(0, 0), seats=(HUMAN, HUMAN), match_seed=None):
         """Lay out the game of ``seed`` and ``options`` as the match's next game, with
         nobody but the pins playing it (a replay); ``wins`` are the games already won and
         ``seats`` who the screens name in each seat (a CPU seat does not play)."""
@@ -180,6 +180,8 @@ class Device:
         saved.games = list(wins)
         saved.seats = [PERSON if seat == HUMAN else seat for seat in seats]
         controller = self.controller
+        if match_seed is not None:
+            controller.seed = match_seed  # the game over screen shows it as it was
         controller.new_match(self.clock())
         controller.session.lay_out(Game(seed, options))
 
@@ -216,7 +218,12 @@ class _Recorder:
         session = self.device.session
         wins = list(session.match.wins)
         wins[session.table.game.outcome().winner] -= 1  # already counted: this game's
-        note = "%s%s %s games %d-%d\n" % (SEATS_NOTE, *self.device.seats, *wins)
+        note = "%s%s %s games %d-%d match %d\n" % (
+            SEATS_NOTE,
+            *self.device.seats,
+            *wins,
+            session.match.seed,
+        )
         name = self.store.add(text + note)
         if name is not None:
             self.device.saved_transcripts.append(os.path.join(self.store.folder, name))
@@ -224,17 +231,23 @@ class _Recorder:
 
 
 def seats_note(text):
-    """``(seats, games won before)`` from a transcript's simulator comment; a device's
-    transcript has none: two people, no games won."""
+    """``(seats, games won before, match seed)`` from a transcript's simulator comment;
+    a device's transcript has none: two people, no games won, no match seed (None)."""
     seats = (HUMAN,) + LEVEL_NAMES
     for line in text.splitlines():
-        if line.startswith(SEATS_NOTE):
-            words = line[len(SEATS_NOTE) :].split()
-            if len(words) == 4 and words[0] in seats and words[1] in seats and words[2] == "games":
-                won = words[3].split("-")
-                if len(won) == 2 and won[0].isdigit() and won[1].isdigit():
-                    return (words[0], words[1]), (int(won[0]), int(won[1]))
-    return (HUMAN, HUMAN), (0, 0)
+        if not line.startswith(SEATS_NOTE):
+            continue
+        words = line[len(SEATS_NOTE) :].split()
+        if len(words) < 4 or words[0] not in seats or words[1] not in seats:
+            continue
+        won = words[3].split("-")
+        if words[2] != "games" or len(won) != 2 or not (won[0].isdigit() and won[1].isdigit()):
+            continue
+        match_seed = None
+        if len(words) == 6 and words[4] == "match" and words[5].isdigit():
+            match_seed = int(words[5])
+        return (words[0], words[1]), (int(won[0]), int(won[1])), match_seed
+    return (HUMAN, HUMAN), (0, 0), None
 
 
 class Pacer:

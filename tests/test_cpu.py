@@ -184,6 +184,24 @@ def test_reaction_times_are_the_same_for_the_same_seed():
     assert draws(P1, 7) != draws(P1, 8)
 
 
+def test_a_reaction_drawn_ahead_is_the_one_drawn_at_the_look():
+    # done() draws the next reaction ahead (off the pass that needs it); the generator's
+    # draws still come in the same order, so the times and the care are the same.
+    plain = Cpu(P1, "relaxed", 7)
+    ahead = Cpu(P1, "relaxed", 7)
+    for k in range(60):
+        if k % 3:
+            state = ahead.rng.state
+            ahead.done()  # a tried action: the next reaction is drawn now
+            assert ahead.rng.state != state
+            state = ahead.rng.state
+            assert ahead.reaction_ms() == plain.reaction_ms()
+            assert ahead.rng.state == state  # nothing left to draw at the look
+        else:
+            assert ahead.reaction_ms() == plain.reaction_ms()
+        assert ahead.careful == plain.careful
+
+
 @pytest.mark.parametrize("level", LEVELS, ids=LEVEL_NAMES)
 def test_reaction_times_match_the_level(level):
     cpu = Cpu(P1, level, seed=99)

@@ -99,7 +99,7 @@ def test_an_old_micropython_is_told_which_firmware_to_install(built):
     message = flash.incompatibility(pico(version=(1, 18, 0), mpy=5 | 4 << 10), built)
     assert "MicroPython 1.18.0, which reads .mpy format 5.0" in message
     assert "install MicroPython 1.28" in message
-    assert "any release from 1.19 on reads format 6.0" in message
+    assert "any release from 1.23 on reads format 6.3" in message  # native code: 6.3
     assert "RPI_PICO" in message
     assert "make flash MPY=0" in message
 

@@ -79,5 +79,7 @@ def test_a_whole_cpu_match_on_cpython_shows_the_match_result():
     assert handheld.errors == 0 and saved.matches[session.match.winner()] == 1
     expected, expected_view = wired_display()
     winner = session.match.winner()
-    Renderer(expected, framebuf).match_result(winner, session.match.wins, (True, True))
+    Renderer(expected, framebuf).match_result(
+        winner, session.match.wins, (True, True), (), session.match.seed
+    )
     assert virtual.rgb() == expected_view.rgb()

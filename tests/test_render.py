@@ -199,6 +199,50 @@ def test_a_played_card_resends_only_its_slot_and_its_pile():
     assert screen.windows == []  # nothing changed, nothing sent
 
 
+def test_a_region_a_call_sends_the_pile_first_then_the_slot():
+    game, controls, screen, renderer = drawn()
+    renderer.regions_per_call = 1
+    game.apply(play(0, 1, 0))  # P1's 5D onto 4H
+    renderer.play(game, controls)
+    face, edges = slot_window(5, 1)
+    gone = (edges[0], edges[1], layout.EDGE_STEP, layout.FACE_H)
+    pile = (layout.pile_x(2, 0), layout.PILE_Y, layout.CARD_W, layout.CARD_H)
+    column = (layout.stack_x(2, 0, 1), layout.PILE_Y, layout.STACK_STEP, layout.CARD_H)
+    assert screen.windows == [column, pile]  # the pass that applied the card
+    renderer.play(game, controls)
+    assert screen.windows == [column, pile, face, gone]  # the next pass
+    renderer.play(game, controls)
+    assert len(screen.windows) == 4  # all caught up: nothing more to send
+
+
+def test_frames_spread_over_calls_end_on_the_same_screen():
+    game = Game(4)
+    race = Race(game, (Cpu(0, "quick", 4), Cpu(1, "quick", 4)))
+    controls = Controls(game)
+    whole, spread = Screen(), Screen()
+    at_once, bit_by_bit = Renderer(whole, framebuf), Renderer(spread, framebuf)
+    bit_by_bit.regions_per_call = 1
+    most = 0
+    followed = 0
+    while len(game.history) < 150:
+        round_, phase = game.round, game.phase
+        if not race.step():
+            break
+        at_once.play(game, controls)
+        sent = spread.bytes
+        bit_by_bit.play(game, controls)
+        if game.round == round_ and phase == PHASE_PLAY:  # a new round is drawn whole
+            followed += 1
+            most = max(most, spread.bytes - sent)
+    for _ in range(8):  # the regions still queued
+        bit_by_bit.play(game, controls)
+    assert spread.pixels == whole.pixels
+    assert followed > 60
+    slot = (layout.FACE_W + layout.EDGES_W) * layout.FACE_H * 2
+    message = 2 * layout.WIDTH * layout.MESSAGE_H * 2
+    assert most <= slot + message  # one region, and then the message row both ways up
+
+
 def test_player_two_s_played_card_resends_the_same_regions_turned():
     game, controls, screen, renderer = drawn()
     game.apply(play(1, 2, 1))  # P2's 7S onto 8C
@@ -648,14 +692,16 @@ def golden_scenes():
         "stuck": stuck_screen,
         "title": lambda r: r.title("SPIT", 1234),
         "settings": lambda r: r.settings(rows, 2),
-        "ready": lambda r: r.ready("SPIT", (True, False), (False, True)),
+        "ready": lambda r: r.ready(
+            "SPIT", (True, False), (False, True), "quick play: C alone plays a 1-pile card"
+        ),
         "countdown": lambda r: r.countdown(3),
         "round_result": lambda r: r.round_result(
             end, "P2 by 0.31 ms", (False, True), ("P1 reacts in 612 ms, best 401 ms",)
         ),
-        "game_over": lambda r: r.game_over(1, "out of cards", (1, 1), (False, True)),
+        "game_over": lambda r: r.game_over(1, "out of cards", (1, 1), (False, True), 1234),
         "match_result": lambda r: r.match_result(
-            0, (2, 1), (False, False), ("P1 612 ms, best 401, record 388", "P2 701 ms")
+            0, (2, 1), (False, False), ("P1 612 ms, best 401, record 388", "P2 701 ms"), 1234
         ),
         "error": lambda r: r.error("MemoryError: memory allocation failed, allocating 4096 bytes"),
         "self_test": lambda r: r.self_test(

@@ -253,7 +253,10 @@ def test_a_device_transcript_replays_the_same_game(short_game, tmp_path):
     original, path = short_game
     text = read(path)
     assert "@" in text
-    assert text.splitlines()[-1] == "# simulator seats lightning lightning games 0-0"
+    seed = original.session.match.seed
+    assert (
+        text.splitlines()[-1] == "# simulator seats lightning lightning games 0-0 match %d" % seed
+    )
     device_text = "\n".join(text.splitlines()[:-1]) + "\n"  # as the device writes it
     play = replay(device_text, tmp_path)
     assert play.replay.done and play.replay.error is None

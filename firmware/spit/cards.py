@@ -18,6 +18,10 @@ RANK_COUNT = const(13)
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUIT_NAMES = ("C", "D", "H", "S")
 
+# FITS[card]: bit r set for the two ranks r that may go onto ``card`` (one above and
+# one below, round the ace). A table, so the hot paths test a fit with one shift.
+FITS = tuple(1 << (card + 1) % RANK_COUNT | 1 << (card - 1) % RANK_COUNT for card in range(52))
+
 
 def rank(card):
     return card % RANK_COUNT

@@ -82,6 +82,8 @@ _SEAT_ROWS = ("P1", "P2")
 _SOUND_ROW = "sound"
 _SOUND_VALUES = ("on", "off")
 _NOBODY_READY = (False, False)
+# Quick play taught where the players wait: its button alone plays a card.
+_QUICK_HINT = "quick play: C alone plays a 1-pile card"
 _TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
 _EVENT_SOUNDS = {PLAYED: "play", REFUSED: "illegal", LOST_RACE: "illegal", SPAT: "spit"}
 _MATCH_SALT = const(0x4D47)
@@ -447,7 +449,7 @@ class Controller:
         renderer = self.renderer
         session = self.session
         if session is None:
-            renderer.ready(word, _NOBODY_READY, self._cpus)
+            renderer.ready(word, _NOBODY_READY, self._cpus, self._ready_hint())
             return
         game = session.table.game
         controls = session.table.controls
@@ -456,10 +458,11 @@ class Controller:
             match = session.match
             winner = match.winner()
             if winner >= 0:
-                renderer.match_result(winner, match.wins, cpus, self._reaction_lines)
+                lines = self._reaction_lines
+                renderer.match_result(winner, match.wins, cpus, lines, match.seed)
             else:
                 outcome = game.outcome()
-                renderer.game_over(outcome.winner, outcome.reason, match.wins, cpus)
+                renderer.game_over(outcome.winner, outcome.reason, match.wins, cpus, match.seed)
         elif game.phase != PHASE_READY:
             renderer.play(game, controls, cpus)
         elif controls.counting:
@@ -468,7 +471,10 @@ class Controller:
             margin = self._margin_text(controls.contest)
             renderer.round_result(game.last_round, margin, cpus, self._reaction_lines)
         else:
-            renderer.ready(word, controls.called, cpus)
+            renderer.ready(word, controls.called, cpus, self._ready_hint())
+
+    def _ready_hint(self):
+        return _QUICK_HINT if self.saved.options.quick == "on" else ""
 
     def _margin_text(self, contest):
         shown = self._margin_of

@@ -37,7 +37,8 @@ True
 
 from micropython import const
 
-from spit.cards import RANK_COUNT, adjacent, rank
+from spit.cards import FITS, RANK_COUNT, rank
+from spit.hot import count_fits, fitting_ranks
 from spit.rng import derive
 from spit.rules import PHASE_PLAY, PHASE_READY, PHASE_SLAP, SPIT_ACTION, move, play, slap
 from spit.ticks import ticks_add, ticks_diff
@@ -54,6 +55,11 @@ _CLOSE = const(3)
 _FIT_WEIGHT = const(2)
 # Digging weighs a face-up card on a pile above any depth.
 _UP_WEIGHT = const(64)
+_RANKS = const(13)  # RANK_COUNT, inlined by the compiler
+_NO_COUNTS = bytes(RANK_COUNT)
+# The ranks one above and one below each rank, round the ace.
+_ABOVE = bytes((face + 1) % RANK_COUNT for face in range(RANK_COUNT))
+_BELOW = bytes((face - 1) % RANK_COUNT for face in range(RANK_COUNT))
 
 
 class Level:
@@ -108,6 +114,10 @@ class Cpu:
         self._theirs = bytearray(RANK_COUNT)
         self.action = None
         self.due = 0
+        # The next reaction, drawn ahead in ``done()`` (-1: not drawn yet), so that the
+        # look which needs it does not pay for the draws in the same pass.
+        self._next_ms = -1
+        self._next_careful = True
 
     # -- the plan -----------------------------------------------------------
 
@@ -123,14 +133,18 @@ class Cpu:
         if action == self.action:
             return False
         if action is not None:
+            careful = self.careful
             self.due = ticks_add(now, self.reaction_ms())
-            action = self.choose(game)
+            if self.careful != careful:  # the same care sees the same table alike
+                action = self.choose(game)
         self.action = action
         return True
 
     def done(self):
         """The planned action has been tried; the next look plans afresh."""
         self.action = None
+        if self._next_ms < 0:
+            self._draw_next()
 
     # -- deciding -----------------------------------------------------------
 
@@ -138,14 +152,24 @@ class Cpu:
         """Start a new reaction: draw how long it takes and whether this look is careful.
 
         The time is the mean plus a sum of three uniform draws of +-spread (a cheap
-        bell curve whose standard deviation is about the spread), at least the floor."""
+        bell curve whose standard deviation is about the spread), at least the floor.
+        A reaction drawn ahead is taken first: the generator's draws come in the same
+        order either way, so a seed plays the same."""
+        if self._next_ms < 0:
+            self._draw_next()
+        ms = self._next_ms
+        self._next_ms = -1
+        self.careful = self._next_careful
+        return ms
+
+    def _draw_next(self):
         level = self.level
         rng = self.rng
-        self.careful = rng.below(1000) < level.care
+        self._next_careful = rng.below(1000) < level.care
         spread = level.spread_ms
         width = 2 * spread + 1
         ms = level.mean_ms - 3 * spread + rng.below(width) + rng.below(width) + rng.below(width)
-        return max(ms, level.floor_ms)
+        self._next_ms = max(ms, level.floor_ms)
 
     def choose(self, game):
         """The action the CPU would take now, or None to wait. Draws nothing: the same
@@ -188,45 +212,49 @@ class Cpu:
 
     def _best_play(self, game):
         seat = self.seat
-        piles = len(game.middle)
-        stock = game.stock[seat]
+        middle = game.middle
+        piles = len(middle)
+        # Which ranks the spit tops take: most looks end here, with no card that fits.
+        ranks = fitting_ranks(middle)
         best = None
         best_score = 0
-        for slot in range(game.slots):
-            cards = stock[slot]
-            if not cards:
-                continue
-            card = cards[-1]
-            for turn in range(piles):
-                # The near pile (the seat's own) first.
-                pile = (seat + turn) % piles
-                top = game.top(pile)
-                if top < 0 or not adjacent(card, top):
-                    continue
-                if not self.careful:
-                    return play(seat, slot, pile)
-                if best is None:
-                    _count_fits(game, seat, self._mine)
-                    _count_fits(game, 1 - seat, self._theirs)
-                score = len(cards) + _FIT_WEIGHT * self._leaves(game, card, pile)
-                if best is None or score > best_score:
-                    best = play(seat, slot, pile)
-                    best_score = score
+        slot = 0
+        for cards in game.stock[seat]:
+            if cards and ranks >> cards[-1] % _RANKS & 1:
+                card = cards[-1]
+                for turn in range(piles):
+                    # The near pile (the seat's own) first.
+                    pile = (seat + turn) % piles
+                    top = middle[pile]
+                    if not (top and FITS[top[-1]] >> card % _RANKS & 1):
+                        continue
+                    if not self.careful:
+                        return play(seat, slot, pile)
+                    if best is None:
+                        stock = game.stock
+                        count_fits(stock[seat], self._mine, _NO_COUNTS, _ABOVE, _BELOW)
+                        count_fits(stock[1 - seat], self._theirs, _NO_COUNTS, _ABOVE, _BELOW)
+                    score = len(cards) + _FIT_WEIGHT * self._leaves(middle, card, pile)
+                    if best is None or score > best_score:
+                        best = play(seat, slot, pile)
+                        best_score = score
+            slot += 1
         return best
 
-    def _leaves(self, game, card, pile):
+    def _leaves(self, middle, card, pile):
         """How good the spit tops are after ``card`` lands on ``pile``: the face-up cards
         of the CPU's that they then take, less the opponent's."""
         mine = self._mine
         theirs = self._theirs
         # A card never fits its own rank, so the count for the new top leaves it out.
-        face = rank(card)
+        face = card % _RANKS
         score = mine[face] - theirs[face]
-        if len(game.middle) == 2:
-            top = game.top(1 - pile)
-            face = rank(top)
+        if len(middle) == 2:
+            cards = middle[1 - pile]
+            top = cards[-1] if cards else -1  # -1 reads as a king, as rank(-1) does
+            face = top % _RANKS
             score += mine[face] - theirs[face]
-            if adjacent(card, top):
+            if FITS[top] >> card % _RANKS & 1:
                 score -= 1  # the card itself has left the stock
         return score
 
@@ -240,13 +268,19 @@ class Cpu:
             stock = game.stock[seat]
             face_up = game.face_up[seat]
             stacking = game.options.stack == "on"
+            gap = -1
+            if not stacking:
+                # Every dig then lands in the first gap; without one there is none.
+                gap = _first_gap(stock)
+                if gap < 0:
+                    return None
             best = None
             best_score = 0
             for slot in range(game.slots):
                 cards = stock[slot]
                 if len(cards) <= face_up[slot]:
                     continue
-                to_slot = _landing(stock, slot, stacking)
+                to_slot = _landing(stock, slot, stacking) if stacking else gap
                 # Fewest face-up cards first: repeated digs then stay on one pile and
                 # turn its hidden card up instead of passing cards back and forth.
                 score = len(cards) - _UP_WEIGHT * face_up[slot]
@@ -259,17 +293,13 @@ class Cpu:
         return None if action < 0 else action
 
 
-def _count_fits(game, player, counts):
-    """``counts[r]``: how many of the player's face-up tops fit a top of rank ``r``."""
-    for face in range(RANK_COUNT):
-        counts[face] = 0
-    stock = game.stock[player]
-    for slot in range(game.slots):
-        cards = stock[slot]
-        if cards:
-            face = rank(cards[-1])
-            counts[(face + 1) % RANK_COUNT] += 1
-            counts[(face + RANK_COUNT - 1) % RANK_COUNT] += 1
+def _first_gap(stock):
+    slot = 0
+    for cards in stock:
+        if not cards:
+            return slot
+        slot += 1  # noqa: SIM113 (enumerate() allocates on MicroPython)
+    return -1
 
 
 def _landing(stock, slot, stacking):

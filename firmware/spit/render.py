@@ -10,7 +10,10 @@ windows whose content changed since the last call; ``invalidate()`` makes the
 next call a full redraw; ``title``, ``settings``, ``ready``, ``countdown``,
 ``round_result``, ``game_over``, ``match_result``, ``error`` and ``self_test``
 draw the other screens from plain values, and send nothing when called again
-with the same values. Attribute: ``full_redraws`` counts whole-screen clears.
+with the same values. Attributes: ``full_redraws`` counts whole-screen clears;
+``regions_per_call`` (0: no limit) caps the regions one ``play()`` call draws for
+the actions it follows, so a busy frame spreads over several passes of the main loop;
+the pile a card landed on always goes first, in the pass that applied the card.
 
 There is no frame buffer: one work buffer (8 KB) backs a few FrameBuffer
 views of fixed shapes, made once, so an incremental ``play()`` allocates
@@ -163,6 +166,11 @@ _MSG_BANNER = const(8)
 # How many actions since the last frame are followed one by one; after more, every
 # region is checked.
 _FOLLOW_MAX = const(8)
+# The regions that followed actions leave to draw: a pile, a stock slot, a pack.
+_R_PILE = const(0)  # + pile
+_R_SLOT = const(2)  # + player * 5 + slot
+_R_PACK = const(12)  # + player
+_QUEUE_SIZE = const(64)  # a whole follow (8 actions, at most 4 regions each) twice over
 
 
 def wrap(text, columns):
@@ -246,13 +254,13 @@ class Renderer:
         self._my = HEIGHT
         # The play screen as last drawn.
         self._screen = _NO_SCREEN
-        self._shown = [None, None, None, None]  # the values a static screen shows
+        self._shown = [None, None, None, None, None]  # the values a static screen shows
         self._screen_new = False
         self._keys = [-1] * _KEY_COUNT
         self._stacks = [0, 0]
         self._hands = [-1, -1]
         self._calls = [None, None]
-        self._cpus = [None, None]
+        self._cpus = None  # the ``cpus`` tuple last drawn
         self._piles = 0
         self._slots = 0
         self._slot_x = ()
@@ -260,6 +268,10 @@ class Renderer:
         self._game = None
         self._round = -1
         self._done = 0
+        self.regions_per_call = 0
+        self._queue = bytearray(_QUEUE_SIZE)  # a ring of _R_ region codes
+        self._head = 0
+        self._pending = 0
         self._baseline = -1
         self._stuck = False
         self._stuck_at = -1
@@ -477,25 +489,23 @@ class Renderer:
         hands = self._hands
         calls = self._calls
         contest = controls.contest
+        seen = self._seen
         if (
-            # Most frames: nothing happened since the last one.
-            self._screen == _PLAY_SCREEN
-            and game is self._game
+            # Most frames: nothing happened since the last one. Lists compare in C.
+            game is self._game
             and len(game.history) == self._done
+            and not self._pending
+            and controls.hand == hands
+            and controls.called == calls
+            and game.phase == seen[1]
+            and contest.winner == seen[2]
+            and contest.margin_us == seen[3]
             and game.round == self._round
-            and game.phase == self._seen[1]
-            and controls.hand[0] == hands[0]
-            and controls.hand[1] == hands[1]
-            and controls.called[0] == calls[0]
-            and controls.called[1] == calls[1]
-            and contest.winner == self._seen[2]
-            and contest.margin_us == self._seen[3]
-            and cpus[0] == self._cpus[0]
-            and cpus[1] == self._cpus[1]
+            and self._screen == _PLAY_SCREEN
+            and cpus == self._cpus
         ):
             return
-        self._cpus[0] = cpus[0]
-        self._cpus[1] = cpus[1]
+        self._cpus = cpus
         calls[0] = controls.called[0]
         calls[1] = controls.called[1]
         piles = game.pile_count()
@@ -516,9 +526,11 @@ class Renderer:
             self._set_word(word)
         history = game.history
         done = len(history)
-        if done < self._done or done - self._done > _FOLLOW_MAX:
+        new = done - self._done
+        if new < 0 or new > _FOLLOW_MAX or self._pending + 4 * new > _QUEUE_SIZE:
             everything = True
         if everything:
+            self._pending = 0
             self._seen[0] = -1
             for player in (0, 1):
                 self._pack(game, player)
@@ -528,8 +540,10 @@ class Renderer:
                 self._pile(game, pile)
         else:
             for i in range(self._done, done):
-                self._follow(game, controls, history[i])
+                self._follow(history[i])
         self._done = done
+        if not self._draw_queued(game, controls):
+            return  # the rest on the next call
         for player in (0, 1):
             hand = controls.hand[player]
             if hand != self._hands[player]:
@@ -554,22 +568,47 @@ class Renderer:
         self._slot_x = tuple(slot_x(slots, slot) for slot in range(slots))
         self._pile_x = tuple(pile_x(piles, pile) for pile in range(piles))
 
-    def _follow(self, game, controls, action):
-        """Check the regions that ``action`` can have changed."""
+    def _follow(self, action):
+        """Queue the regions that ``action`` can have changed."""
         kind = action >> 9
         player = (action >> 8) & 1
+        slots = _R_SLOT + player * 5
         if kind == PLAY:
             # The pile first: the card landing there is what the players watch for.
-            self._pile(game, action & 15)
-            self._slot(game, controls, player, (action >> 4) & 15)
+            self._queue_region(_R_PILE + (action & 15))
+            self._queue_region(slots + ((action >> 4) & 15))
         elif kind == MOVE:
-            self._slot(game, controls, player, (action >> 4) & 15)
-            self._slot(game, controls, player, action & 15)
+            self._queue_region(slots + ((action >> 4) & 15))
+            self._queue_region(slots + (action & 15))
         else:
             for pile in range(self._piles):
-                self._pile(game, pile)
-            self._pack(game, 0)
-            self._pack(game, 1)
+                self._queue_region(_R_PILE + pile)
+            self._queue_region(_R_PACK)
+            self._queue_region(_R_PACK + 1)
+
+    def _queue_region(self, region):
+        self._queue[(self._head + self._pending) % _QUEUE_SIZE] = region
+        self._pending += 1
+
+    def _draw_queued(self, game, controls):
+        """Draw queued regions, at most ``regions_per_call``; True once none is left."""
+        limit = self.regions_per_call
+        drawn = 0
+        while self._pending:
+            if drawn == limit and limit:
+                return False
+            region = self._queue[self._head]
+            self._head = (self._head + 1) % _QUEUE_SIZE
+            self._pending -= 1
+            drawn += 1
+            if region < _R_SLOT:
+                self._pile(game, region)
+            elif region < _R_PACK:
+                region -= _R_SLOT
+                self._slot(game, controls, region // 5, region % 5)
+            else:
+                self._pack(game, region - _R_PACK)
+        return True
 
     def _clear(self, screen):
         self.display.fill(FELT)
@@ -780,8 +819,8 @@ class Renderer:
 
     # -- the other screens -------------------------------------------------------
 
-    def _static(self, screen, in_place, a, b=None, c=None, d=None):
-        """Start drawing ``screen`` from the values ``a`` to ``d``; False when it
+    def _static(self, screen, in_place, a, b=None, c=None, d=None, e=None):
+        """Start drawing ``screen`` from the values ``a`` to ``e``; False when it
         already shows exactly those values (checked without allocating, so a game
         loop may call a screen on every pass).
 
@@ -795,6 +834,7 @@ class Renderer:
             and _same(shown[1], b)
             and _same(shown[2], c)
             and _same(shown[3], d)
+            and _same(shown[4], e)
         ):
             return False
         self._screen_new = self._screen != screen or not in_place
@@ -805,6 +845,7 @@ class Renderer:
         shown[1] = _kept(b)
         shown[2] = _kept(c)
         shown[3] = _kept(d)
+        shown[4] = _kept(e)
         return True
 
     def _line(self, player, text, y, ink, scale=1, x=-1, chars=0):
@@ -860,9 +901,10 @@ class Renderer:
                     ink = HIGHLIGHT if index == cursor else WHITE
                 self._line(player, text, HALF_Y + 14 + i * SETTINGS_PITCH, ink, 1, 48)
 
-    def ready(self, word, ready_flags, cpu_seats=(False, False)):
-        """Before a round: each player presses SPIT; who is ready shows on both halves."""
-        if not self._static(_READY, True, word, ready_flags, cpu_seats):
+    def ready(self, word, ready_flags, cpu_seats=(False, False), hint=""):
+        """Before a round: each player presses SPIT; who is ready shows on both halves,
+        with a ``hint`` line under it (how quick play works, when it is on)."""
+        if not self._static(_READY, True, word, ready_flags, cpu_seats, hint):
             return
         for player in (0, 1):
             other = 1 - player
@@ -873,6 +915,7 @@ class Renderer:
                 self._line(player, "press " + word, HALF_Y + 40, HIGHLIGHT)
             state = "ready" if ready_flags[other] else "waiting"
             self._line(player, _name(other, cpu_seats) + " " + state, HALF_Y + 64, DIM)
+            self._line(player, hint, HALF_Y + 88, DIM)
 
     def countdown(self, n):
         """3, 2, 1: a big digit on each half."""
@@ -901,21 +944,23 @@ class Renderer:
             )
         self._rows(rows + list(reactions))
 
-    def game_over(self, winner, reason, games, cpu_seats=(False, False)):
-        """A game won: the winner, why (``Outcome.reason``), games won by each player."""
-        if not self._static(_GAME_OVER, False, winner, reason, games, cpu_seats):
+    def game_over(self, winner, reason, games, cpu_seats=(False, False), seed=-1):
+        """A game won: the winner, why (``Outcome.reason``), games won by each player,
+        and the match's seed (which deals the same games again)."""
+        if not self._static(_GAME_OVER, False, winner, reason, games, cpu_seats, seed):
             return
         self._both(NAMES[winner] + " WINS", HALF_Y + 4, HIGHLIGHT, 3)
-        self._rows((_name(winner, cpu_seats) + ": " + reason, _score(games, cpu_seats)), 3)
+        rows = [_name(winner, cpu_seats) + ": " + reason, _score(games, cpu_seats)]
+        self._rows(rows + _seed_row(seed), 3)
 
-    def match_result(self, winner, games, cpu_seats=(False, False), reactions=()):
-        """The match won: the winner, the games score, and a line per person on their
-        reaction times."""
-        if not self._static(_MATCH, False, winner, games, cpu_seats, reactions):
+    def match_result(self, winner, games, cpu_seats=(False, False), reactions=(), seed=-1):
+        """The match won: the winner, the games score, a line per person on their
+        reaction times, and the match's seed."""
+        if not self._static(_MATCH, False, winner, games, cpu_seats, reactions, seed):
             return
         self._both(NAMES[winner] + " WINS", HALF_Y + 4, HIGHLIGHT, 3)
         rows = [_name(winner, cpu_seats) + " wins the match", _score(games, cpu_seats)]
-        self._rows(rows + list(reactions), 3)
+        self._rows(rows + list(reactions) + _seed_row(seed), 3)
 
     def error(self, message):
         """Something went wrong: the message, wrapped, on both halves."""
@@ -1013,6 +1058,10 @@ def _kept(value):
     if _is_sequence(value):
         return tuple(_kept(item) for item in value)
     return value
+
+
+def _seed_row(seed):
+    return ["seed %d" % seed] if seed >= 0 else []
 
 
 def _name(player, cpu_seats):

@@ -26,7 +26,8 @@ True
 
 from micropython import const
 
-from spit.cards import DECK_SIZE, adjacent, rank
+from spit.cards import DECK_SIZE, FITS, rank
+from spit.hot import can_play, fitting_ranks
 from spit.options import Options
 from spit.rng import Rng
 
@@ -58,6 +59,7 @@ OUT_OF_CARDS = "out of cards"
 LOWEST_SCORE = "lowest score"
 
 _POINTS_TO_END = const(100)
+_RANKS = const(13)  # RANK_COUNT, inlined by the compiler
 
 
 def play(player, slot, pile):
@@ -177,7 +179,10 @@ class Game:
         return cards[-1] if cards else -1
 
     def stock_count(self, player):
-        return sum(len(cards) for cards in self.stock[player])
+        count = 0
+        for cards in self.stock[player]:
+            count += len(cards)
+        return count
 
     def held(self, player):
         """Cards a player still has to get rid of: stock and pack."""
@@ -214,14 +219,7 @@ class Game:
 
     def can_play(self, player):
         """True if a face-up stock card of the player fits a spit pile."""
-        stock = self.stock[player]
-        for slot in range(self.slots):
-            if stock[slot]:
-                card = stock[slot][-1]
-                for cards in self.middle:
-                    if cards and adjacent(card, cards[-1]):
-                        return True
-        return False
+        return can_play(self.stock[player], fitting_ranks(self.middle))
 
     def can_dig(self, player):
         """True if the player can turn up a hidden stock card by moving stock tops."""
@@ -269,11 +267,35 @@ class Game:
 
     def can_move(self, player):
         """True if the player has a move that gets them closer to out."""
-        return self.can_play(player) or self.can_dig(player)
+        return self.can_play(player) or self._can_dig(player)
 
     def is_stuck(self):
         """Nobody can move: time to spit, or, with nothing left to spit, to slap."""
-        return self.phase == PHASE_PLAY and not self.can_move(0) and not self.can_move(1)
+        if self.phase != PHASE_PLAY:
+            return False
+        ranks = fitting_ranks(self.middle)
+        stock = self.stock
+        return not (
+            can_play(stock[0], ranks)
+            or can_play(stock[1], ranks)
+            or self._can_dig(0)
+            or self._can_dig(1)
+        )
+
+    def _can_dig(self, player):
+        if self.options.stack == "on":
+            return self.dig_move(player) >= 0
+        # Without stacking a dig needs a gap and a pile with a hidden card.
+        up = self.face_up[player]
+        gap = buried = False
+        slot = 0
+        for cards in self.stock[player]:
+            if not cards:
+                gap = True
+            elif len(cards) > up[slot]:
+                buried = True
+            slot += 1  # noqa: SIM113 (enumerate() allocates on MicroPython)
+        return gap and buried
 
     def spitters(self):
         """The players who would turn a card at the next spit."""
@@ -307,14 +329,22 @@ class Game:
         first = (action >> 4) & 15
         last = action & 15
         if kind == PLAY:
-            self._check_slot(first)
-            self._check_pile_number(last)
-            self._require(self.phase == PHASE_PLAY, NOT_NOW)
-            self._require(last < len(self.middle), NO_PILE)
-            card = self.stock_top(player, first)
-            self._require(card >= 0, NO_CARD)
-            top = self.top(last)
-            self._require(top >= 0 and adjacent(card, top), NO_FIT)
+            # Inline: the commonest action, checked on every play.
+            if first >= self.slots:
+                self._check_slot(first)
+            if last > 1:
+                self._check_pile_number(last)
+            if self.phase != PHASE_PLAY:
+                raise IllegalActionError(NOT_NOW)
+            middle = self.middle
+            if last >= len(middle):
+                raise IllegalActionError(NO_PILE)
+            cards = self.stock[player][first]
+            if not cards:
+                raise IllegalActionError(NO_CARD)
+            pile = middle[last]
+            if not (pile and FITS[pile[-1]] >> cards[-1] % _RANKS & 1):
+                raise IllegalActionError(NO_FIT)
         elif kind == MOVE:
             self._check_slot(first)
             self._check_slot(last)
@@ -359,7 +389,7 @@ class Game:
                         continue
                     for pile in range(len(self.middle)):
                         top = self.top(pile)
-                        if top >= 0 and adjacent(card, top):
+                        if top >= 0 and FITS[top] >> card % _RANKS & 1:
                             actions.append(play(player, slot, pile))
                     for to_slot in range(self.slots):
                         if to_slot != slot and self._can_land(player, card, to_slot):
@@ -379,13 +409,14 @@ class Game:
         """Check the action (raising, with nothing changed, if it is refused), then
         apply it and move the game on: a cleared stock or a stall ends the round,
         a finished round lays out the next one or ends the game."""
-        self.check(action)
         kind = action >> 9
-        player = (action >> 8) & 1
         if kind == PLAY:
-            self.middle[action & 15].append(self._take_top(player, (action >> 4) & 15))
-            self.plays += 1
-        elif kind == MOVE:
+            if not self._play(action):
+                self.check(action)  # raises: ``_play`` applies every play it allows
+            return
+        self.check(action)
+        player = (action >> 8) & 1
+        if kind == MOVE:
             to_slot = action & 15
             self.stock[player][to_slot].append(self._take_top(player, (action >> 4) & 15))
             self.face_up[player][to_slot] += 1
@@ -395,13 +426,40 @@ class Game:
         if kind == SLAP:
             self.slaps += 1
             self._settle_slap(player, action & 15)
-        elif kind == PLAY and self.stock_count(player) == 0:
-            self._cleared(player)
-        elif self.is_stuck() and not (self.pack[0] or self.pack[1]):
+        elif not (self.pack[0] or self.pack[1]) and self.is_stuck():
             self.cleared = -1
             self.phase = PHASE_SLAP
 
     # -- inside -------------------------------------------------------------
+
+    def _play(self, action):
+        """Apply a play in one go if it is allowed (the commonest action, timed on
+        every press); False, with nothing changed, to leave it to ``check()``."""
+        player = (action >> 8) & 1
+        first = (action >> 4) & 15
+        last = action & 15
+        stock = self.stock[player]
+        middle = self.middle
+        if self.phase != PHASE_PLAY or first >= len(stock) or last >= len(middle):
+            return False
+        cards = stock[first]
+        pile = middle[last]
+        if not (cards and pile and FITS[pile[-1]] >> cards[-1] % _RANKS & 1):
+            return False
+        pile.append(cards.pop())
+        up = self.face_up[player]
+        left = up[first] - 1
+        up[first] = 1 if left == 0 and cards else left
+        self.plays += 1
+        self.history.append(action)
+        for cards in stock:
+            if cards:
+                if not (self.pack[0] or self.pack[1]) and self.is_stuck():
+                    self.cleared = -1
+                    self.phase = PHASE_SLAP
+                return True
+        self._cleared(player)
+        return True
 
     def _require(self, condition, reason):
         if not condition:

@@ -35,6 +35,7 @@ class Table:
         self._seen = [-1, -1]  # the history length each CPU seat last looked at
         self._ms = 0  # the CPU seats' clock, in ms
         self._last_us = -1
+        self._first = 0  # the seat that may look first in the next pass, flipped each pass
 
     def touch(self, button, t):
         """A press of ``button`` at ``t`` (ticks_us), debounced, in any order."""
@@ -56,12 +57,18 @@ class Table:
         self._last_us = ticks_add(self._last_us, whole_ms * 1000)
         game = self.game
         seen = len(game.history)
-        for cpu in self.cpus:
+        # One look a pass at most, the seats taking turns to go first: a look costs
+        # milliseconds on the Pico, and two in one pass would hold up the loop.
+        self._first = 1 - self._first
+        looked = False
+        for turn in (0, 1):
+            cpu = self.cpus[self._first ^ turn]
             if cpu is None:
                 continue
-            if self._seen[cpu.seat] != seen:
+            if self._seen[cpu.seat] != seen and not looked:
                 self._seen[cpu.seat] = seen
                 cpu.look(game, self._ms)
+                looked = True
             if cpu.action is None or ticks_diff(self._ms, cpu.due) < 0:
                 continue
             action = cpu.action

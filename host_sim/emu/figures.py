@@ -29,6 +29,16 @@ wait states, no cache misses), so a real Pico is a little slower.
   SPI0 sends after it.
 - ``emu_heap_free_after_boot_bytes``: ``gc.mem_free()`` once the title is up and
   ``main.py`` has been stopped with Ctrl-C (modules imported, the game collected).
+- ``emu_main_loop_pass_max_us``: the longest ``Handheld.step`` during a CPU-against-CPU
+  round through the whole firmware path, screen included (``profile.profile_pass``),
+  the screen changes between rounds too; ``emu_main_loop_play_pass_max_us`` and
+  ``_median_us``: the same over the passes in play;
+  ``emu_cpu_decision_us``: the longest ``Cpu.look`` in that round;
+  ``emu_gc_during_round``: garbage collections while the round was in play, and
+  ``emu_alloc_bytes_in_play``: what the passes in play allocated.
+- ``emu_press_to_commit_max_us``: player 1's presses against the CPU (SPIT on the ready
+  screen, then card and pile buttons in play), pin edge to ``Controls.press``, the
+  largest (``profile.press_to_commit``).
 """
 
 import random
@@ -248,6 +258,30 @@ def screen_figures():
     }
 
 
+def loop_figures():
+    """The main loop's figures from a CPU-against-CPU round and a person's presses."""
+    from host_sim.emu.profile import press_script, press_to_commit, profile_files, profile_pass
+
+    files = profile_files()
+    with EmulatedPico(files=files, log_spi=False) as pico:
+        pico.run_us(BOOT_US)
+        report = profile_pass(pico, stages=False)
+    with EmulatedPico(files=files, log_spi=False) as pico:  # a second power-on
+        pico.run_us(BOOT_US)
+        presses = press_to_commit(pico)
+    if len(presses) < len(press_script(0)):
+        raise AssertionError("presses were lost: %d committed" % len(presses))
+    return {
+        "emu_main_loop_pass_max_us": report["pass_max_us"],
+        "emu_main_loop_play_pass_max_us": report["play_pass_max_us"],
+        "emu_main_loop_play_pass_median_us": report["play_pass_median_us"],
+        "emu_cpu_decision_us": report["look_max_us"],
+        "emu_gc_during_round": report["collections_in_play"],
+        "emu_alloc_bytes_in_play": report["play_alloc_bytes"],
+        "emu_press_to_commit_max_us": round(max(delay for _, _, delay in presses), 1),
+    }
+
+
 def figures(seed=1):
     """All the emulated figures; needs the UF2 and boot ROM (``board.firmware_paths``).
     A group that fails on the board reports ``"failed: <reason>"`` as its first figure."""
@@ -267,6 +301,7 @@ def figures(seed=1):
         measure("emu_engine_step_us", engine_figures, pico)
         measure("emu_pio_stamp_error_ns", pio_figures, pico, rng)
     measure("emu_boot_to_title_ms", screen_figures)
+    measure("emu_main_loop_pass_max_us", loop_figures)
     return found
 
 

@@ -1,0 +1,45 @@
+"""The hottest loops of the rules and the CPU, as plain functions.
+
+``spit.fast_native`` holds the same functions compiled to machine code
+(``@micropython.native``). ``spit.hot`` picks that twin where the port can load it and
+these everywhere else (the WebAssembly VM has no native emitter, and the decorator is a
+SyntaxError there), so every interpreter runs the same logic; a test holds the twins to
+the same answers.
+
+Ranks are ``card % 13``; ``FITS[card]`` (``spit.cards``) has bit ``r`` set for the two
+ranks that go onto ``card``.
+"""
+
+from micropython import const
+
+from spit.cards import FITS
+
+_RANKS = const(13)
+
+
+def fitting_ranks(middle):
+    """Bit ``r`` set when a card of rank ``r`` fits one of the spit piles ``middle``."""
+    ranks = 0
+    for cards in middle:
+        if cards:
+            ranks |= FITS[cards[-1]]
+    return ranks
+
+
+def can_play(stock, ranks):
+    """True if a top of ``stock`` (a player's slots) has a rank in the mask ``ranks``."""
+    for cards in stock:  # noqa: SIM110 (any() over a generator allocates)
+        if cards and ranks >> cards[-1] % _RANKS & 1:
+            return True
+    return False
+
+
+def count_fits(stock, counts, zeros, above, below):
+    """``counts[r]``: how many tops of ``stock`` fit a top of rank ``r``; ``zeros`` is as
+    long as ``counts``, ``above[r]`` and ``below[r]`` the ranks next to ``r``."""
+    counts[:] = zeros  # a copy in C, and no allocation
+    for cards in stock:
+        if cards:
+            face = cards[-1] % _RANKS
+            counts[above[face]] += 1
+            counts[below[face]] += 1

@@ -1,0 +1,294 @@
+"""Where a main-loop pass spends its time on the emulated Pico, stage by stage.
+
+``profile_pass(pico)`` boots the device as ``main.py`` does (``boot()``: the real
+display on SPI0 at 62.5 MHz, the PIO capture, the buzzer, the saved data), starts a
+CPU-against-CPU match (both seats at ``lightning``) and runs ``Handheld.step`` pass after
+pass, as the main loop does. Each pass is timed with ``ticks_us`` on the chip; the game
+clock handed to ``step`` runs ahead of the chip's by ``_SKIP_US`` a pass, so a whole
+round plays in a few emulated seconds (more happens per pass, never less: the figures
+err on the slow side).
+
+With ``stages=True`` every stage's functions are wrapped and their time is booked to
+the innermost stage running (exclusive times; the rest of the pass, the game flow
+between the stages, is ``flow``):
+
+- ``drain``: the capture backend handing over its ring (``drain``);
+- ``debounce``: ``Debouncer.update`` less the drain;
+- ``arbiter``: ``Arbiter.commit_due`` and ``add``;
+- ``controls``: ``Controls.press`` and ``update``, less the rules;
+- ``rules``: ``Game.apply``;
+- ``cpu``: ``Table._run_cpus`` (the CPU seats' looks and their presses);
+- ``render``: the ``Renderer``'s screens, less the SPI;
+- ``spi``: ``Display.show`` and ``fill`` (window commands and pixels on SPI0).
+
+The wrappers cost time themselves (a call through ``*args``), so the pass figures come
+from a separate run with only ``Cpu.look`` timed (``stages=False``). Either run also
+reports the largest ``Cpu.look``, and the heap: collections during play (a pass after
+which ``gc.mem_alloc()`` fell while the game stayed in play) and the bytes allocated by
+passes in play. ``pass_max_us`` is the slowest pass of all, screen changes between
+rounds included (a full clear, the save and the collection of ``Handheld._break``);
+``play_pass_max_us`` the slowest pass that began and ended in play (``worst_play_pass``
+its stages), and ``play_pass_median_us`` their median.
+
+``press_to_commit(pico)`` plays player 1 against the CPU on the chip's own clock: the
+emulator presses SPIT on the ready screen, then card and pile buttons through the first
+seconds of play, and the board notes when ``Controls.press`` receives each press.
+
+``python -m host_sim.emu.profile [--plain]`` prints one stage run (or a plain one).
+"""
+
+import ast
+
+from host_sim.emu.board import BOOT_US, EmulatedPico
+from host_sim.emu.fs_image import board_files
+from host_sim.micropython_vm import FIRMWARE
+
+STAGES = ("flow", "drain", "debounce", "arbiter", "controls", "rules", "cpu", "render", "spi")
+_SKIP_US = 25_000
+_LEVEL = "lightning"
+_ROUNDS = 1
+_MAX_PASSES = 1_500
+_BOARD_MAIN = "devicemain.py"
+
+_PROGRAM = """
+import gc, time
+from array import array
+from devicemain import boot
+from drivers.debounce import Debouncer
+from drivers.display import Display
+from spit.arbiter import Arbiter
+from spit.controls import Controls
+from spit.cpu import Cpu
+from spit.render import Renderer
+from spit.rules import Game, PHASE_PLAY
+from spit.table import Table
+
+STAGES = %(stages)r
+spent = array("i", [0] * len(STAGES))
+current = [0]
+looks = [0, 0]  # the longest look, and how many
+
+
+def timed(fn, stage):
+    def timed_call(*args):
+        parent = current[0]
+        current[0] = stage
+        start = time.ticks_us()
+        try:
+            return fn(*args)
+        finally:
+            took = time.ticks_diff(time.ticks_us(), start)
+            current[0] = parent
+            spent[stage] += took
+            spent[parent] -= took
+    return timed_call
+
+
+def timed_look(fn):
+    def look(cpu, game, now):
+        start = time.ticks_us()
+        result = fn(cpu, game, now)
+        took = time.ticks_diff(time.ticks_us(), start)
+        looks[0] = max(looks[0], took)
+        looks[1] += 1
+        return result
+    return look
+
+
+def hook(cls, names, stage):
+    for name in names:
+        setattr(cls, name, timed(getattr(cls, name), STAGES.index(stage)))
+
+
+def run(with_stages, level, rounds, max_passes, skip_us, regions):
+    play_times = array("i", bytes(4 * max_passes))  # before boot() fragments the heap
+    if with_stages:
+        hook(Debouncer, ("update",), "debounce")
+        hook(Arbiter, ("commit_due", "add"), "arbiter")
+        hook(Controls, ("press", "update"), "controls")
+        hook(Game, ("apply",), "rules")
+        hook(Table, ("_run_cpus",), "cpu")
+        screens = ("play", "title", "ready", "countdown", "round_result", "game_over",
+                   "match_result")
+        hook(Renderer, screens, "render")
+        hook(Display, ("show", "fill"), "spi")
+    Cpu.look = timed_look(Cpu.look)
+    handheld = boot()
+    if regions is not None:
+        handheld.controller.renderer.regions_per_call = regions
+    if with_stages:
+        handheld.capture.drain = timed(handheld.capture.drain, STAGES.index("drain"))
+    handheld.saved.seats = [level, level]
+    handheld.controller.new_match(time.ticks_us())
+    gc.collect()
+    total = array("i", [0] * len(STAGES))
+    worst = array("i", [0] * len(STAGES))
+    stage_max = array("i", [0] * len(STAGES))
+    worst_play = array("i", [0] * len(STAGES))
+    passes = play_passes = collections = play_alloc = worst_us = worst_play_us = 0
+    now = time.ticks_us()
+    while passes < max_passes:
+        session = handheld.controller.session
+        game = session.table.game
+        if game.round >= rounds or game.outcome() is not None:
+            break
+        in_play = game.phase == PHASE_PLAY
+        for i in range(len(STAGES)):
+            spent[i] = 0
+        before = gc.mem_alloc()
+        start = time.ticks_us()
+        handheld.step(now)
+        took = time.ticks_diff(time.ticks_us(), start)
+        after = gc.mem_alloc()
+        now = time.ticks_add(now, took + skip_us)
+        passes += 1
+        spent[0] += took
+        for i in range(len(STAGES)):
+            total[i] += spent[i]
+            stage_max[i] = max(stage_max[i], spent[i])
+        if took > worst_us:
+            worst_us = took
+            for i in range(len(STAGES)):
+                worst[i] = spent[i]
+        if in_play and session.table.game.phase == PHASE_PLAY:
+            play_times[play_passes] = took
+            play_passes += 1
+            if took > worst_play_us:
+                worst_play_us = took
+                for i in range(len(STAGES)):
+                    worst_play[i] = spent[i]
+            if after < before:
+                collections += 1
+            else:
+                play_alloc += after - before
+    for i in range(play_passes):  # one by one: the heap has no large free block left
+        print("t", play_times[i])
+    print(repr({
+        "passes": passes, "play_passes": play_passes, "pass_max_us": worst_us,
+        "play_pass_max_us": worst_play_us, "total": list(total), "worst": list(worst),
+        "worst_play": list(worst_play), "stage_max": list(stage_max),
+        "look_max_us": looks[0], "looks": looks[1], "collections_in_play": collections,
+        "play_alloc_bytes": play_alloc, "errors": handheld.errors,
+        "last_error": repr(handheld.last_error),
+        "history": len(handheld.controller.session.table.game.history),
+    }))
+"""
+
+# A person's presses: player 1 against the CPU, on the chip's own clock.
+_PRESSES = """
+import gc, time
+from devicemain import boot
+from spit.controls import Controls
+
+commits = []
+_press = Controls.press
+
+
+def press(self, button, t, tie=False):
+    commits.append((button, t, time.ticks_us()))
+    return _press(self, button, t, tie)
+
+
+def run(level, span_us):
+    Controls.press = press
+    handheld = boot()
+    handheld.saved.seats = ["person", level]
+    handheld.controller.new_match(time.ticks_us())
+    gc.collect()
+    start = time.ticks_us()
+    print("ready")
+    while time.ticks_diff(time.ticks_us(), start) < span_us:
+        handheld.step(time.ticks_us())
+    print(repr(commits))
+"""
+P1_SPIT = 7
+_SPIT_AT_US = 400_000  # once the ready screen is drawn
+_PLAY_FROM_US = 4_000_000  # after the opening countdown
+_PRESS_EVERY_US = 170_000
+_PRESS_HOLD_US = 40_000
+_STAMPED_WITHIN_US = 100  # the capture's stamp of an edge (PIO: within a few µs)
+_PRESS_KEYS = (0, 1, 2, 3, 4, 5, 0, 6, 2, 1, 3, 4, 5, 6)
+
+
+def press_script(start_us):
+    """Player 1's presses from ``start_us`` (timer µs): SPIT on the ready screen, then
+    card and pile buttons through the first seconds of play."""
+    times = [start_us + _SPIT_AT_US]
+    buttons = [P1_SPIT]
+    for k, button in enumerate(_PRESS_KEYS):
+        times.append(start_us + _PLAY_FROM_US + k * _PRESS_EVERY_US + 37 * k)
+        buttons.append(button)
+    return list(zip(times, buttons, strict=True))
+
+
+def press_to_commit(pico, level=_LEVEL):
+    """Player 1's presses against the CPU at ``level``; returns ``(edge_us, button,
+    commit_delay_us)`` per committed press of player 1, the delay measured from the
+    pin edge to ``Controls.press`` on the chip's clock."""
+    from host_sim.emu.probe import ticks_minus
+
+    presses = press_script(0)
+    span = presses[-1][0] + 200_000
+    pico.exec(_PRESSES)
+    pico.write(b"run(%r, %d)\x04" % (level, span))
+    pico.expect(b"ready", 5_000_000, fail=b"Traceback")
+    start = pico.now_us
+    events = []
+    for t, button in press_script(start):
+        events += [(t, button, True), (t + _PRESS_HOLD_US, button, False)]
+    pico.buttons(events)
+    output = pico.expect(b"\x04>", span * 4 + 5_000_000).decode()
+    body, _, error = output.partition("\x04")
+    if error.strip("\x04>"):
+        raise AssertionError("the press run failed on the board:\n" + error + body)
+    commits = ast.literal_eval([line for line in body.splitlines() if line.startswith("[")][-1])
+    found = []
+    for t, button in press_script(start):
+        for pressed, stamp, at in commits:
+            if pressed == button and abs(ticks_minus(stamp, t)) < _STAMPED_WITHIN_US:
+                found.append((t, button, ticks_minus(at, t)))
+                break
+    return found
+
+
+def profile_files():
+    """The firmware as .mpy, with ``main.py`` under another name so that it does not run at
+    boot and its ``boot()`` can be imported."""
+    with open(FIRMWARE + "/main.py", "rb") as f:
+        main = f.read()
+    return board_files(main=False, extra={_BOARD_MAIN: main})
+
+
+def profile_pass(pico, stages, level=_LEVEL, rounds=_ROUNDS, max_passes=_MAX_PASSES, regions=None):
+    """One run on ``pico`` (at its REPL); returns the board's report as a dict, with
+    ``stage_us`` (total per stage), ``worst_pass`` (the slowest pass by stage) and
+    ``stage_max_us``. ``regions`` sets the renderer's ``regions_per_call`` (None: as
+    ``boot()`` leaves it)."""
+    code = _PROGRAM % {"stages": STAGES}
+    args = (stages, level, rounds, max_passes, _SKIP_US, regions)
+    code += "\nrun(%r, %r, %d, %d, %d, %r)\n" % args
+    out = pico.exec(code, within_us=120_000_000)
+    lines = out.strip().splitlines()
+    report = ast.literal_eval(lines[-1])
+    in_play = sorted(int(line.split()[1]) for line in lines if line.startswith("t "))
+    report["play_pass_median_us"] = in_play[len(in_play) // 2] if in_play else 0
+    if report["errors"]:
+        raise AssertionError("the loop failed on the board: %s" % report["last_error"])
+    report["stage_us"] = dict(zip(STAGES, report.pop("total"), strict=True))
+    report["worst_pass"] = dict(zip(STAGES, report.pop("worst"), strict=True))
+    report["worst_play_pass"] = dict(zip(STAGES, report.pop("worst_play"), strict=True))
+    report["stage_max_us"] = dict(zip(STAGES, report.pop("stage_max"), strict=True))
+    return report
+
+
+def profile(stages=True, **kwargs):
+    with EmulatedPico(files=profile_files()) as pico:
+        pico.run_us(BOOT_US)
+        return profile_pass(pico, stages, **kwargs)
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    print(json.dumps(profile(stages="--plain" not in sys.argv), indent=1))

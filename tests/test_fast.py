@@ -1,0 +1,90 @@
+"""The hot loops and their native twins (spit.fast, spit.fast_native, spit.hot).
+
+The native module must be the plain one plus decorators, line for line; both must give
+the answers of the slow, obvious definitions (``cards.adjacent`` over every pair); the
+MicroPython VM, which has no native emitter, must take the plain twins and agree.
+"""
+
+import ast
+import os
+import random
+
+from spit import fast, fast_native, hot
+from spit.cards import FITS, RANK_COUNT, adjacent
+
+from host_sim.micropython_vm import FIRMWARE
+
+_ABOVE = bytes((face + 1) % RANK_COUNT for face in range(RANK_COUNT))
+_BELOW = bytes((face - 1) % RANK_COUNT for face in range(RANK_COUNT))
+
+
+def _functions(module_file):
+    """Each function's body as an AST dump, without its decorators."""
+    with open(os.path.join(FIRMWARE, "spit", module_file)) as f:
+        tree = ast.parse(f.read())
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            decorators = [ast.unparse(d) for d in node.decorator_list]
+            node.decorator_list = []
+            found[node.name] = (decorators, ast.dump(node))
+    return found
+
+
+def test_the_native_twin_is_the_plain_module_decorated():
+    plain = _functions("fast.py")
+    native = _functions("fast_native.py")
+    assert sorted(plain) == sorted(native) == ["can_play", "count_fits", "fitting_ranks"]
+    for name, (decorators, body) in plain.items():
+        assert decorators == []
+        assert native[name] == (["micropython.native"], body), name
+
+
+def test_fits_is_adjacency():
+    for card in range(52):
+        for other in range(52):
+            assert bool(FITS[card] >> other % RANK_COUNT & 1) == adjacent(card, other)
+    assert FITS[-1] == FITS[51]  # an empty pile's -1 reads as a king, as rank(-1) does
+
+
+def _position(rng):
+    deck = list(range(52))
+    rng.shuffle(deck)
+    stock = [[deck.pop() for _ in range(rng.choice((0, 0, 1, 2, 4)))] for _ in range(5)]
+    middle = [[deck.pop()] if rng.random() < 0.9 else [] for _ in range(rng.choice((1, 2)))]
+    return stock, middle
+
+
+def test_the_twins_give_the_obvious_answers():
+    rng = random.Random(12)
+    for _ in range(2000):
+        stock, middle = _position(rng)
+        tops = [cards[-1] for cards in middle if cards]
+        mine = [cards[-1] for cards in stock if cards]
+        expected_play = any(adjacent(card, top) for card in mine for top in tops)
+        expected_counts = [sum(adjacent(card, face) for card in mine) for face in range(13)]
+        for module in (fast, fast_native):
+            ranks = module.fitting_ranks(middle)
+            assert ranks == sum(1 << r for r in range(13) if any(adjacent(r, t) for t in tops))
+            assert module.can_play(stock, ranks) == expected_play
+            counts = bytearray(b"\x07" * 13)  # stale counts from a last look are cleared
+            module.count_fits(stock, counts, bytes(13), _ABOVE, _BELOW)
+            assert list(counts) == expected_counts
+
+
+def test_cpython_runs_the_native_module_as_plain_python():
+    assert hot.NATIVE
+    assert hot.can_play is fast_native.can_play
+
+
+def test_the_vm_takes_the_plain_twins_and_agrees(mpvm):
+    out = mpvm(
+        "from spit import fast, hot\n"
+        "print(hot.NATIVE, hot.can_play is fast.can_play)\n"
+        "stock = [[1, 14], [], [5], [3, 4, 7], [12]]\n"
+        "ranks = hot.fitting_ranks([[2], [20]])\n"
+        "print(ranks, hot.can_play(stock, ranks))\n"
+    )
+    stock = [[1, 14], [], [5], [3, 4, 7], [12]]
+    ranks = fast.fitting_ranks([[2], [20]])
+    assert out.split("\n")[:2] == ["False True", "%d %s" % (ranks, fast.can_play(stock, ranks))]
