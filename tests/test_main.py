@@ -46,6 +46,19 @@ class Board:
             self.handheld.step(self.now)
 
 
+def hold_at_power_on(monkeypatch, *buttons):
+    """The board's buttons are built with these already pressed."""
+    original = hardware_setup.button_pins
+
+    def pins():
+        built = original()
+        for button in buttons:
+            built[button].press()
+        return built
+
+    monkeypatch.setattr(hardware_setup, "button_pins", pins)
+
+
 def main_module():
     import main
 
@@ -89,14 +102,7 @@ def test_buttons_reach_the_game_and_the_screen(monkeypatch, tmp_path):
 def test_a_button_held_at_power_on_is_named_and_ignored_until_released(
     monkeypatch, tmp_path, capsys
 ):
-    original = hardware_setup.button_pins
-
-    def pins():
-        built = original()
-        built[keys.button_id(1, keys.SPIT)].press()
-        return built
-
-    monkeypatch.setattr(hardware_setup, "button_pins", pins)
+    hold_at_power_on(monkeypatch, keys.button_id(1, keys.SPIT))
     board = Board(monkeypatch, tmp_path, "irq")
     assert "held at power-on, ignored until released: P2 SPIT" in capsys.readouterr().out
     held = machine.wired(keys.button_id(1, keys.SPIT))
@@ -110,16 +116,8 @@ def test_a_button_held_at_power_on_is_named_and_ignored_until_released(
 
 
 def test_both_spit_held_at_power_on_start_the_self_test(monkeypatch, tmp_path):
-    original = hardware_setup.button_pins
     spits = (keys.button_id(0, keys.SPIT), keys.button_id(1, keys.SPIT))
-
-    def pins():
-        built = original()
-        for button in spits:
-            built[button].press()
-        return built
-
-    monkeypatch.setattr(hardware_setup, "button_pins", pins)
+    hold_at_power_on(monkeypatch, *spits)
     board = Board(monkeypatch, tmp_path, "irq")
     board.run(5)
     assert board.handheld.controller.mode == SELF_TEST
@@ -158,16 +156,8 @@ def test_main_runs_the_loop_with_a_fed_watchdog(monkeypatch, tmp_path):
 
 
 def test_in_the_self_test_every_button_counts_in_its_own_cell(monkeypatch, tmp_path):
-    original = hardware_setup.button_pins
     spits = (keys.button_id(0, keys.SPIT), keys.button_id(1, keys.SPIT))
-
-    def pins():
-        built = original()
-        for button in spits:
-            built[button].press()
-        return built
-
-    monkeypatch.setattr(hardware_setup, "button_pins", pins)
+    hold_at_power_on(monkeypatch, *spits)
     board = Board(monkeypatch, tmp_path, "irq")
     for button in spits:
         machine.wired(button).release()
