@@ -151,3 +151,48 @@ def import_heap_bytes():
 
     calls = ["BASE = gc.mem_alloc()", IMPORTS, "print(gc.mem_alloc() - BASE)"]
     return int(run("import gc", files=VM_MACHINE, calls=calls))
+
+
+# Passes in which nobody presses anything, under heap_lock, on every screen a player waits
+# on: what each stretch allocated, and the state the device ended in.
+_IDLE = """
+allocated = []
+run(2)
+allocated.append(locked_passes(200))  # the title
+press(2)  # P1 C3: the title ignores it; it stays down
+run(3)
+release(2)  # C3 disarmed, counting its quiet time
+allocated.append(locked_passes(200))
+tap(7)  # P1 SPIT: a match
+mode = controller.mode
+allocated.append(locked_passes(200))  # the ready screen
+press(7)
+press(15)
+run(30)
+allocated.append(locked_passes(200))  # the countdown, both SPIT held
+release(7)
+release(15)
+run(3200)
+phase = handheld.session.table.game.phase
+allocated.append(locked_passes(300))  # play: nobody moves
+press(2)
+release(2)
+press(2)  # a bounce while C3 is disarmed: no press
+run(3)
+allocated.append(locked_passes(200))
+print(" ".join(str(a) for a in allocated))
+print(mode, phase, handheld.errors, handheld.overflows())
+"""
+IDLE_PASSES = 1300
+
+
+def idle_passes():
+    """Run the idle stretches on the VM: ``(allocated per stretch, mode after SPIT on
+    the title, phase after the countdown, errors, overflows)``."""
+    from host_sim.micropython_vm import run
+    from host_sim.vm_machine import VM_MACHINE
+
+    code = DEVICE.replace("SEATS", '["person", "person"]') + _IDLE
+    allocated, state = run(code, files=VM_MACHINE).strip().split("\n")
+    mode, phase, errors, overflows = (int(value) for value in state.split())
+    return [int(a) for a in allocated.split()], mode, phase, errors, overflows

@@ -8,43 +8,18 @@ from machine import Pin
 from spit import keys
 from spit.controller import MATCH
 from spit.render import Renderer
-from spit.rules import PHASE_OVER
+from spit.rules import PHASE_OVER, PHASE_PLAY
 from spit.savedata import SaveData
 
 from host_sim.display.wiring import wired_display
-from host_sim.firmware_vm import DEVICE, whole_match
+from host_sim.firmware_vm import DEVICE, idle_passes, whole_match
 from host_sim.vm_machine import VM_MACHINE
 
-IDLE_PASSES = """
-run(2)
-print(locked_passes(200))  # the title
-press(2)  # P1 C3: the title ignores it; it stays down
-run(3)
-release(2)  # C3 disarmed, counting its quiet time
-print(locked_passes(200))
-tap(7)  # P1 SPIT: a match
-print(controller.mode, locked_passes(200))  # the ready screen
-press(7)
-press(15)
-run(30)
-print(locked_passes(200))  # the countdown, both SPIT held
-release(7)
-release(15)
-run(3200)
-print(handheld.session.table.game.phase, locked_passes(300))  # play: nobody moves
-press(2)
-release(2)
-press(2)  # a bounce while C3 is disarmed: no press
-run(3)
-print(locked_passes(200), handheld.errors, handheld.overflows())
-"""
 
-
-def test_idle_passes_allocate_nothing_on_any_screen(mpvm):
-    code = DEVICE.replace("SEATS", '["person", "person"]') + IDLE_PASSES
-    assert mpvm(code, files=VM_MACHINE).split() == (
-        ["0", "0", str(MATCH), "0", "0", "1", "0", "0", "0", "0"]
-    )
+def test_idle_passes_allocate_nothing_on_any_screen():
+    allocated, mode, phase, errors, overflows = idle_passes()
+    assert allocated == [0] * 6
+    assert (mode, phase, errors, overflows) == (MATCH, PHASE_PLAY, 0, 0)
 
 
 def test_idle_passes_with_a_cpu_seat_waiting_allocate_nothing(mpvm):
