@@ -9,19 +9,22 @@ import gc
 
 from drivers.debounce import Debouncer
 from spit.controller import Controller
+from spit.pace import Pace
 from spit.transcript import Transcript
 
 
 class Handheld:
     """Constructor: ``Handheld(capture, now, saved, seed, renderer=None, buzzer=None,
-    storage=None, watchdog=None, listener=None, on_game_over=None, transcripts=None)``:
+    storage=None, watchdog=None, listener=None, on_game_over=None, transcripts=None,
+    clock=None)``:
     ``capture`` is a button capture backend (``IrqButtons`` or ``PioButtons``) and
     ``now`` the time of its first pin reading; ``saved`` the ``SaveData`` loaded at
     boot, kept up to date and written through ``storage`` between rounds; ``seed``
     deals the matches; ``renderer`` draws, ``buzzer`` sounds, ``watchdog`` is fed every
     pass; ``listener`` gets the controls' events and ``on_game_over(game, match)`` each
-    finished game, after its transcript (with the press times) went to
-    ``transcripts``.
+    finished game; its transcript (with the press times) goes to ``transcripts`` at
+    the break that follows. With ``clock`` (``time.ticks_us``), a pass that runs late
+    leaves drawing and the CPU seats' glances to the next (``spit.pace``).
 
     Attributes: ``controller``, ``debouncer``, ``saved``, ``errors`` (how many passes
     failed) and ``last_error``."""
@@ -39,6 +42,7 @@ class Handheld:
         listener=None,
         on_game_over=None,
         transcripts=None,
+        clock=None,
     ):
         self.capture = capture
         self.saved = saved
@@ -49,9 +53,11 @@ class Handheld:
         self.on_game_over = on_game_over
         self.errors = 0
         self.last_error = None
+        self._finished = None  # a game over whose transcript is still to be written
         sound = self._sound if buzzer is not None else None
+        self.pace = Pace(clock)
         self.controller = Controller(
-            saved, seed, now, renderer, sound, self._break, listener, self._game_over
+            saved, seed, now, renderer, sound, self._break, listener, self._game_over, self.pace
         )
         self.debouncer = Debouncer(capture, self.controller.touch, now)
 
@@ -62,6 +68,7 @@ class Handheld:
 
     def step(self, now):
         """One pass of the main loop at ``now`` (ticks_us)."""
+        self.pace.begin()
         if self.watchdog is not None:
             self.watchdog.feed()
         try:
@@ -80,8 +87,8 @@ class Handheld:
 
     def _game_over(self, game, match):
         if self.transcripts is not None:
-            times = self.controller.session.table.controls.times
-            self.transcripts.add(Transcript(game.seed, game.options, game.history, times).text())
+            # Written at the break that follows, with the save.
+            self._finished = (game, self.controller.session.table.controls.times)
         if self.on_game_over is not None:
             self.on_game_over(game, match)
 
@@ -91,6 +98,10 @@ class Handheld:
 
     def _break(self):
         # Between rounds: nobody is racing, and the screen shows a result anyway.
+        if self._finished is not None:
+            game, times = self._finished
+            self._finished = None
+            self.transcripts.add(Transcript(game.seed, game.options, game.history, times).text())
         if self.storage is not None:
             self.storage.save(self.saved)
         gc.collect()

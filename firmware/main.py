@@ -1,94 +1,9 @@
-"""Boot: build the hardware from hardware_setup, then run the game loop for ever.
+"""Boot: the device's game loop (``device.main``), for ever.
 
-Hold both SPIT buttons while powering on for the self-test. The USB console
-(``mpremote connect auto``) reports a button held at power-on and every error the
-loop recovered from, with its traceback.
+Hold both SPIT buttons while powering on for the self-test.
 """
 
-import gc
-import os
-import sys
-import time
-
-import framebuf
-from drivers.buttons import reserve_emergency_exception_buffer
-from micropython import const
-
-reserve_emergency_exception_buffer()
-
-import hardware_setup  # noqa: E402  (after the buffer: it registers hard IRQs)
-from drivers.buzzer import Buzzer  # noqa: E402
-from drivers.storage import Storage  # noqa: E402
-from drivers.transcripts import Transcripts  # noqa: E402
-from handheld import Handheld  # noqa: E402
-from spit import keys  # noqa: E402
-from spit.render import Renderer  # noqa: E402
-
-# The loop passes in milliseconds; a hang of this long resets the board.
-WATCHDOG_MS = const(4000)
-# Both SPIT buttons held at power-on: the self-test.
-SELF_TEST_BUTTONS = const(1 << 7 | 1 << 15)
-
-
-def power_on_seed():
-    """The first match's seed from the chip's random source: two power-ons deal
-    different games (the clock at boot is nearly the same number every time)."""
-    seed = 0
-    for byte in os.urandom(3):  # 24 bits: a small int on every port
-        seed = seed << 8 | byte
-    return seed
-
-
-def held_at_power_on(mask):
-    names = [keys.button_name(b) for b in range(keys.BUTTON_COUNT) if mask >> b & 1]
-    return "held at power-on, ignored until released: " + ", ".join(names)
-
-
-def boot(clock=None, watchdog=None):
-    """Build the device, stamping with ``clock`` (``time.ticks_us``); returns its
-    ``Handheld``."""
-    clock = clock or time.ticks_us
-    display = hardware_setup.display()  # first: it sets the clocks the PIO reads
-    renderer = Renderer(display, framebuf)
-    # A frame's regions go out one a pass, the pile first: no pass is held up by a
-    # whole frame (29.7 ms at worst on the emulated chip, 18.0 ms so).
-    renderer.regions_per_call = 1
-    storage = Storage()
-    saved = storage.load()
-    capture = hardware_setup.buttons(clock)
-    buzzer = Buzzer(hardware_setup.buzzer_pwm(), saved.muted)
-    now = clock()
-    handheld = Handheld(
-        capture,
-        now,
-        saved,
-        power_on_seed(),
-        renderer,
-        buzzer,
-        storage,
-        watchdog,
-        transcripts=Transcripts(),
-    )
-    held = handheld.debouncer.held_since_start
-    if held & SELF_TEST_BUTTONS == SELF_TEST_BUTTONS:
-        handheld.controller.self_test(now)
-    elif held:
-        print(held_at_power_on(held))
-    return handheld
-
-
-def main():
-    from machine import WDT
-
-    handheld = boot(watchdog=WDT(timeout=WATCHDOG_MS))
-    gc.collect()
-    reported = 0
-    while True:
-        handheld.step(time.ticks_us())
-        if handheld.errors != reported:
-            reported = handheld.errors
-            sys.print_exception(handheld.last_error)
-
+from device import main
 
 if __name__ == "__main__":
     main()

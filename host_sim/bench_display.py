@@ -53,10 +53,11 @@ from spit.selfplay import Race
 
 class CountingBus:
     def __init__(self):
-        self.writes = 0
+        self.windows = 0
 
     def write(self, data):
-        self.writes += 1
+        if len(data) == 1 and data[0] == 0x2C:  # RAMWR: a window's pixels follow
+            self.windows += 1
 
 
 def line(level):
@@ -78,13 +79,13 @@ def measure(seed, level):
         done = len(game.history)
         played = done and game.history[-1] >> 9 == PLAY and game.round == renderer._round
         sent = display.bytes_sent
-        writes = bus.writes
+        windows_before = bus.windows
         start = time.ticks_us()
         renderer.play(game, controls)
         took = time.ticks_diff(time.ticks_us(), start)
         if played:
             sizes.append(display.bytes_sent - sent)
-            windows.append((bus.writes - writes) // 6)  # CASET, RASET, RAMWR, pixels
+            windows.append(bus.windows - windows_before)
             total_us += took
     print(len(sizes), game.round, renderer.full_redraws, total_us)
     print(" ".join(str(n) for n in sizes))

@@ -240,9 +240,9 @@ def plan(files, on_board, manifest):
     return upload, unchanged, remove
 
 
-# Imported only through a fallback (``spit.hot`` takes the plain twin when the native one
-# does not load), so a board that cannot run their machine code still runs the game.
-FALLBACK_MODULES = ("spit.fast_native",)
+# Imported only through a fallback (``spit.hot`` and ``spit.rng`` take the plain twins
+# when the machine code does not load), so a board that cannot run it still runs the game.
+FALLBACK_MODULES = ("spit.fast_native", "spit.rng_viper", "spit.turn_viper")
 
 
 def module_names(files):

@@ -8,6 +8,8 @@ stock slots and spit piles. Every card not named is put somewhere out of the way
 each position still holds all 52.
 """
 
+from array import array
+
 from spit.cards import DECK_SIZE, card_name, parse_card
 from spit.options import Options
 from spit.rules import PHASE_PLAY, Game
@@ -58,7 +60,7 @@ def position(stock1, stock2, middle=("", ""), packs=None, options="", rest="a", 
 def plain(value):
     if isinstance(value, dict):
         return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, array)):  # copied: an array changes in place
         return [plain(item) for item in value]
     if hasattr(value, "__dict__"):
         return (type(value).__name__, plain(vars(value)))

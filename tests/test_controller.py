@@ -34,6 +34,7 @@ class Screen:
         self.name = None
         self.args = ()
         self.invalidated = 0
+        self.busy = False  # draws each screen whole
 
     def invalidate(self):
         self.invalidated += 1
@@ -249,8 +250,8 @@ def test_game_over_then_match_result_keep_the_tallies():
     device.saved.options.set("match", "single")
     device.tap(P1_SPIT)
     session = device.controller.session
-    for _ in range(600):
-        device.run(1000)
+    for _ in range(600_000):  # a pass at a time, so the game over is seen as it comes
+        device.run(1)
         if session.table.game.phase == PHASE_OVER:
             break
     device.run(10)
@@ -366,3 +367,49 @@ def test_reaction_times_show_after_a_round_for_each_person():
     controller._round_over()
     assert controller._reaction_lines == ["P1 %d ms, best %d, record %d" % (ms, ms, ms)]
     assert device.saved.best_ms[0] == ms, "the record goes into the saved data"
+
+
+def test_the_spit_mask_names_both_spit_buttons():
+    from spit.controller import _SPITS
+
+    spits = 1 << keys.button_id(0, keys.SPIT) | 1 << keys.button_id(1, keys.SPIT)
+    assert spits == _SPITS
+
+
+def test_a_late_pass_leaves_the_drawing_to_the_next_pass():
+    from spit.controller import Controller
+    from spit.pace import Pace
+
+    clock = [0]
+    pace = Pace(lambda: clock[0])
+    screen = Screen()
+    controller = Controller(SaveData(), 77, 0, screen, pace=pace)
+    pace.begin()
+    clock[0] += 5_000  # the pass spent 5 ms before drawing
+    controller.run(1000, 0)
+    assert screen.name is None
+    pace.begin()
+    clock[0] += 5_000
+    controller.run(2000, 0)
+    assert screen.name == "title", "the next pass draws, late or not"
+
+
+def test_the_break_waits_for_the_new_screen_and_takes_a_pass_of_its_own():
+    from spit.controller import Controller
+
+    breaks = []
+    screen = Screen()
+    controller = Controller(SaveData(), 77, 0, screen, on_break=lambda: breaks.append(1))
+    controller.run(1000, 0)  # the title
+    controller.touch(P1_SPIT, 2500)
+    screen.busy = True  # the ready screen goes out a piece a pass
+    for now in range(10_000, 20_000, 1000):
+        controller.run(now, 0)
+    assert controller.mode == MATCH
+    assert breaks == [] and controller.session is None, "no break, no deal while drawing"
+    screen.busy = False
+    screen.name = None
+    controller.run(30_000, 0)
+    assert breaks == [1] and screen.name is None, "the ready screen is up: the break alone"
+    controller.run(31_000, 0)
+    assert controller.session is not None, "then the deal"

@@ -275,6 +275,32 @@ def test_done_plans_afresh_even_for_an_equal_action():
     assert cpu.look(game, first) and cpu.due > first
 
 
+def test_a_look_spreads_over_glances_of_one_fitting_slot_each():
+    # (The stock's slots: 5C, 9S, 7D, 2H, QH; the spit tops 6S and JD.)
+    game = position(["8H", "KC"], ["5C", "9S", "7D", "2H", "QH"], ["6S", "JD"])
+    cpu = careful(P2)
+    glances = 1
+    while not cpu.glance(game, 0):
+        glances += 1
+        assert cpu.looking()
+    assert glances == 4, "the counts, then 5C, 7D and QH: a glance each (not 9S and 2H)"
+    assert cpu.changed and not cpu.looking()
+    whole = careful(P2)
+    assert whole.look(game, 0) and (whole.action, whole.due) == (cpu.action, cpu.due)
+
+
+def test_a_look_whose_table_moves_on_starts_again():
+    game = position(["7H", "KC"], ["2C 5C", "9S"], ["6S", "JD"])
+    cpu = Cpu(P2, "steady", seed=3)
+    assert not cpu.glance(game, 0)
+    game.apply(play(P1, 0, A))  # 7H covers 6S: 5C no longer fits
+    while not cpu.glance(game, 0):
+        pass
+    fresh = Cpu(P2, "steady", seed=3)
+    fresh.look(game, 0)
+    assert cpu.action == fresh.action == move(P2, 0, 2)
+
+
 @pytest.mark.parametrize("options", ["", "stack=on", "middle=one", "layout=1-4 pick=winner"])
 def test_every_choice_is_legal_and_nothing_is_missed(options):
     """A random-simulation test: through whole self-play games, whatever a careful or a

@@ -296,12 +296,44 @@ def test_fill_matches_a_shown_window_of_the_same_colour():
     assert panel.pixel(200, 100) == filled != (0, 0, 0)
 
 
+def test_fill_rows_paints_a_band_of_rows_and_nothing_else():
+    display, panel = wired_display()
+    display.fill(0x3A9B)
+    around = panel.pixel(0, 39)
+    sent = display.bytes_sent
+    display.fill_rows(GREEN_FB, 40, 8)
+    # The rows and the pixels: the fill left the panel's columns as they are.
+    assert display.bytes_sent - sent == 6 + WIDTH * 8 * 2
+    assert panel.pixel(0, 39) == panel.pixel(319, 48) == around
+    assert all(panel.pixel(x, y) == GREEN for x in (0, 160, 319) for y in (40, 47))
+
+
+def test_fill_rows_refuses_rows_off_the_screen_or_an_odd_number():
+    display, panel = wired_display()
+    for y, h in ((-4, 8), (236, 8), (0, 0), (0, 3)):
+        with pytest.raises(ValueError):
+            display.fill_rows(GREEN_FB, y, h)
+
+
 def test_bytes_sent_counts_every_byte_on_the_wire():
     display, panel = wired_display()
     before = display.bytes_sent
     display.show(10, 10, 8, 8, _fb(8, 8, RED_FB))
     assert display.bytes_sent - before == 8 * 8 * 2 + 11  # CASET + 4, RASET + 4, RAMWR
     assert display.bytes_sent == panel.bytes_received == display._spi.bytes_written
+
+
+def test_a_range_the_panel_holds_already_is_not_sent_again():
+    display, panel = wired_display()
+    sent = display.bytes_sent
+    display.show(10, 20, 8, 4, _fb(8, 4, RED_FB))
+    display.show(30, 20, 8, 4, _fb(8, 4, GREEN_FB))  # the same rows
+    display.show(30, 40, 8, 2, _fb(8, 2, RED_FB))  # the same columns
+    pixels = (8 * 4 + 8 * 4 + 8 * 2) * 2
+    assert display.bytes_sent - sent == pixels + 11 + 6 + 6
+    assert panel.pixel(10, 20) == panel.pixel(30, 41) == RED
+    assert panel.pixel(37, 23) == GREEN
+    assert panel.pixel(30, 24) != GREEN
 
 
 def test_show_refuses_windows_off_the_screen_or_the_wrong_size():
@@ -465,6 +497,8 @@ def test_show_and_fill_allocate_nothing_on_micropython(mpvm):
         "    for i in range(20):\n"
         "        d.show(i * 8, i * 4, 32, 16, buf)\n"
         "    d.fill(0x1234)\n"
+        "    d.fill_rows(0x4321, 16, 8)\n"
+        "    d.fill_rows(0x4321, 30, 2)\n"
         "frame(d, buf)\n"
         "micropython.heap_lock()\n"
         "try:\n"

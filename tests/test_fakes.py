@@ -17,13 +17,17 @@ def test_fake_is_the_one_on_the_path():
     assert micropython.__file__.replace("\\", "/").endswith("host_sim/fakes/micropython.py")
 
 
-def test_const_native_viper_are_transparent():
+def test_const_and_native_are_transparent():
     def add(a, b):
         return a + b
 
     assert micropython.const(7) == 7
     assert micropython.native(add) is add
-    assert micropython.viper(add) is add
+
+
+def test_viper_does_not_compile_on_the_host():
+    with pytest.raises(SyntaxError):
+        micropython.viper(lambda: None)
 
 
 def test_schedule_runs_later_in_order():

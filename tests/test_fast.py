@@ -1,15 +1,18 @@
-"""The hot loops and their native twins (spit.fast, spit.fast_native, spit.hot).
+"""The hot loops and their native twins (spit.fast, spit.fast_native, spit.turn,
+spit.turn_viper, spit.hot).
 
 The native module must be the plain one plus decorators, line for line; both must give
 the answers of the slow, obvious definitions (``cards.adjacent`` over every pair); the
-MicroPython VM, which has no native emitter, must take the plain twins and agree.
+MicroPython VM, which has no native emitter, must take the plain twins and agree. The
+viper twin of ``turn_pixels`` runs here as Python, its ``ptr16`` and ``ptr32`` memoryviews
+of 16- and 32-bit items, and must agree with the plain one.
 """
 
 import ast
 import os
 import random
 
-from spit import fast, fast_native, hot
+from spit import fast, fast_native, hot, turn
 from spit.cards import FITS, RANK_COUNT, adjacent
 
 from host_sim.micropython_vm import FIRMWARE
@@ -88,3 +91,45 @@ def test_the_vm_takes_the_plain_twins_and_agrees(mpvm):
     stock = [[1, 14], [], [5], [3, 4, 7], [12]]
     ranks = fast.fitting_ranks([[2], [20]])
     assert out.split("\n")[:2] == ["False True", "%d %s" % (ranks, fast.can_play(stock, ranks))]
+
+
+def _viper_twin():
+    """``spit.turn_viper`` run as Python: its decorator a no-op, ``ptr16`` and ``ptr32``
+    memoryviews, every buffer word-aligned (``ptr8``'s address 0)."""
+    with open(os.path.join(FIRMWARE, "spit", "turn_viper.py")) as f:
+        source = f.read()
+    namespace = {
+        "micropython": type("viperless", (), {"viper": staticmethod(lambda fn: fn)}),
+        "ptr8": lambda buf: 0,
+        "ptr16": lambda buf: memoryview(buf).cast("H"),
+        "ptr32": lambda buf: memoryview(buf).cast("I"),
+        "uint": int,
+    }
+    exec(compile(source.replace("import micropython\n", ""), "turn_viper.py", "exec"), namespace)
+    return namespace["turn_pixels"]
+
+
+def test_the_turn_twins_reverse_the_pixels_and_keep_their_bytes():
+    rng = random.Random(5)
+    viper_turn = _viper_twin()
+    for _ in range(500):
+        pixels = [
+            rng.randrange(65536) for _ in range(rng.choice((0, 1, 2, 3, 4, 6, 7, 160, 1280)))
+        ]
+        data = b"".join(p.to_bytes(2, "little") for p in pixels)
+        expected = b"".join(p.to_bytes(2, "little") for p in reversed(pixels))
+        for twin in (turn.turn_pixels, viper_turn):
+            buf = bytearray(data)
+            twin(memoryview(buf))
+            assert buf == expected
+
+
+def test_the_host_and_the_vm_take_the_plain_turn(mpvm):
+    assert not hot.VIPER and hot.turn_pixels is turn.turn_pixels
+    out = mpvm(
+        "from spit import hot, turn\n"
+        "buf = bytearray(b'abcdef')\n"
+        "hot.turn_pixels(buf)\n"
+        "print(hot.VIPER, hot.turn_pixels is turn.turn_pixels, bytes(buf))\n"
+    )
+    assert out.split("\n")[0] == "False True b'efcdab'"

@@ -1,5 +1,6 @@
-"""Boot on fake hardware: main.py builds every part from hardware_setup, and the screen
-shows what the renderer drew, through the real display driver and the fake SPI wires."""
+"""Boot on fake hardware: device.py (what main.py runs) builds every part from
+hardware_setup, and the screen shows what the renderer drew, through the real display
+driver and the fake SPI wires."""
 
 
 import framebuf
@@ -8,6 +9,7 @@ import machine
 import pytest
 from drivers.storage import Storage
 from drivers.transcripts import Transcripts
+from handheld import Handheld
 from spit import keys
 from spit.controller import MATCH, SELF_TEST, TITLE
 from spit.render import Renderer
@@ -33,17 +35,26 @@ class Board:
         machine.SPI(hardware_setup.DISPLAY_SPI).sink = wire
         original = hardware_setup.buttons
         monkeypatch.setattr(hardware_setup, "buttons", lambda clock: original(clock, capture))
-        monkeypatch.setattr(main_module(), "Storage", lambda: Storage(str(tmp_path / "s.json")))
+        monkeypatch.setattr(device_module(), "Storage", lambda: Storage(str(tmp_path / "s.json")))
         monkeypatch.setattr(
-            main_module(), "Transcripts", lambda: Transcripts(str(tmp_path / "transcripts"))
+            device_module(), "Transcripts", lambda: Transcripts(str(tmp_path / "transcripts"))
         )
         self.now = 5_000
-        self.handheld = main_module().boot(lambda: self.now)
+        self.handheld = device_module().boot(lambda: self.now)
 
     def run(self, ms):
         for _ in range(ms):
             self.now += 1000
             self.handheld.step(self.now)
+
+    def settle(self):
+        """Passes until the screen is drawn: the device draws a region a pass."""
+        renderer = self.handheld.controller.renderer
+        for _ in range(500):
+            if not renderer.busy:
+                return
+            self.run(1)
+        raise AssertionError("the screen is still being drawn")
 
 
 def hold_at_power_on(monkeypatch, *buttons):
@@ -59,15 +70,16 @@ def hold_at_power_on(monkeypatch, *buttons):
     monkeypatch.setattr(hardware_setup, "button_pins", pins)
 
 
-def main_module():
-    import main
+def device_module():
+    import device
 
-    return main
+    return device
 
 
 def test_boot_with_the_default_capture_shows_the_title(monkeypatch, tmp_path, rp2):
     board = Board(monkeypatch, tmp_path, hardware_setup.CAPTURE)
     board.run(5)
+    board.settle()
     handheld = board.handheld
     assert type(handheld.capture).__name__ == "PioButtons"
     assert handheld.controller.mode == TITLE
@@ -79,8 +91,7 @@ def test_boot_with_the_default_capture_shows_the_title(monkeypatch, tmp_path, rp
 
 
 def test_two_power_ons_deal_different_games():
-    main = main_module()
-    seeds = {main.power_on_seed() for _ in range(8)}
+    seeds = {device_module().power_on_seed() for _ in range(8)}
     assert len(seeds) > 1 and all(0 <= seed < 1 << 24 for seed in seeds)
 
 
@@ -92,6 +103,7 @@ def test_buttons_reach_the_game_and_the_screen(monkeypatch, tmp_path):
     spit.release()
     board.run(20)
     assert board.handheld.controller.mode == MATCH
+    board.settle()  # the ready screen, then the deal
     board.virtual.mark()
     spit.press()
     board.run(20)
@@ -130,7 +142,7 @@ class _Stop(BaseException):
 
 def test_main_runs_the_loop_with_a_fed_watchdog(monkeypatch, tmp_path):
     board = Board(monkeypatch, tmp_path, "irq")  # the fakes wired; main() builds its own
-    main = main_module()
+    device = device_module()
     ticks = [0]
 
     def ticks_us():
@@ -139,7 +151,7 @@ def test_main_runs_the_loop_with_a_fed_watchdog(monkeypatch, tmp_path):
             raise _Stop
         return ticks[0]
 
-    monkeypatch.setattr(main, "time", type("Time", (), {"ticks_us": staticmethod(ticks_us)}))
+    monkeypatch.setattr(device, "time", type("Time", (), {"ticks_us": staticmethod(ticks_us)}))
     watchdogs = []
     real_watchdog = machine.WDT
 
@@ -148,10 +160,21 @@ def test_main_runs_the_loop_with_a_fed_watchdog(monkeypatch, tmp_path):
         return watchdogs[-1]
 
     monkeypatch.setattr(machine, "WDT", watchdog)
+    passes = []
+    step = Handheld.step
+
+    def counted_step(handheld, now):
+        passes.append(now)
+        step(handheld, now)
+
+    monkeypatch.setattr(Handheld, "step", counted_step)
+    import main
+
     with pytest.raises(_Stop):
-        main.main()
+        main.main()  # main.py's own entry: device.main
     (watchdog,) = watchdogs
-    assert watchdog.timeout == main.WATCHDOG_MS and watchdog.feeds >= 190
+    assert watchdog.timeout == device.WATCHDOG_MS
+    assert len(passes) > 20 and watchdog.feeds >= len(passes) - 1  # the last pass stopped
     assert board.virtual.showing
 
 
@@ -170,6 +193,7 @@ def test_in_the_self_test_every_button_counts_in_its_own_cell(monkeypatch, tmp_p
         board.run(20)
         counts = controller._presses
         assert counts[: button + 1] == [1] * (button + 1) and sum(counts) == button + 1
+    board.settle()
     expected, view = wired_display()
     Renderer(expected, framebuf).self_test(
         controller._presses, controller._ages, controller._bins, controller._test_lines

@@ -66,6 +66,11 @@ class Screen:
         self.bytes += 320 * 240 * 2
         self.pixels[:] = bytes((c & 0xFF, c >> 8)) * (320 * 240)
 
+    def fill_rows(self, c, y, h):
+        self.bytes += 320 * h * 2
+        if self.record:
+            self.pixels[y * 640 : (y + h) * 640] = bytes((c & 0xFF, c >> 8)) * (320 * h)
+
     def show(self, x, y, w, h, buf):
         self.shows += 1
         self.bytes += len(buf)
@@ -199,7 +204,7 @@ def test_a_played_card_resends_only_its_slot_and_its_pile():
     assert screen.windows == []  # nothing changed, nothing sent
 
 
-def test_a_region_a_call_sends_the_pile_first_then_the_slot():
+def test_a_region_a_call_sends_the_pile_first_then_the_slot_card_then_its_edges():
     game, controls, screen, renderer = drawn()
     renderer.regions_per_call = 1
     game.apply(play(0, 1, 0))  # P1's 5D onto 4H
@@ -210,7 +215,10 @@ def test_a_region_a_call_sends_the_pile_first_then_the_slot():
     column = (layout.stack_x(2, 0, 1), layout.PILE_Y, layout.STACK_STEP, layout.CARD_H)
     assert screen.windows == [column, pile]  # the pass that applied the card
     renderer.play(game, controls)
-    assert screen.windows == [column, pile, face, gone]  # the next pass
+    assert screen.windows == [column, pile, face]  # the next pass
+    renderer.play(game, controls)
+    assert screen.windows == [column, pile, face, gone]
+    assert not renderer.busy
     renderer.play(game, controls)
     assert len(screen.windows) == 4  # all caught up: nothing more to send
 
@@ -234,13 +242,58 @@ def test_frames_spread_over_calls_end_on_the_same_screen():
         if game.round == round_ and phase == PHASE_PLAY:  # a new round is drawn whole
             followed += 1
             most = max(most, spread.bytes - sent)
-    for _ in range(8):  # the regions still queued
+    calls = 0
+    while bit_by_bit.busy and calls < 200:  # the regions still pending
         bit_by_bit.play(game, controls)
+        calls += 1
+    assert not bit_by_bit.busy
     assert spread.pixels == whole.pixels
     assert followed > 60
     slot = (layout.FACE_W + layout.EDGES_W) * layout.FACE_H * 2
     message = 2 * layout.WIDTH * layout.MESSAGE_H * 2
     assert most <= slot + message  # one region, and then the message row both ways up
+
+
+def test_a_region_a_call_draws_the_message_where_the_text_reaches_player_one_first():
+    game, controls, screen, renderer = drawn()
+    renderer.regions_per_call = 1
+    controls.contest.set(1, 310, False)  # a margin banner
+    calls = []
+    while True:
+        renderer.play(game, controls)
+        calls.append(list(screen.windows))
+        screen.windows.clear()
+        if not renderer.busy:
+            break
+    row = (layout.MESSAGE_Y, 40, layout.MESSAGE_H)
+    turned = (240 - layout.MESSAGE_Y - layout.MESSAGE_H, 40, layout.MESSAGE_H)
+    # An eighth of the row a call, where the text (x 108 to 211) reaches; player 2's
+    # copy from their left, which is player 1's right.
+    assert calls == [[(x, *row)] for x in (80, 120, 160, 200)] + [
+        [(x, *turned)] for x in (200, 160, 120, 80)
+    ]
+    assert message_rows(screen) == text_row("P2 by 0.31 ms", WHITE)
+
+
+def test_a_region_a_call_spreads_a_whole_redraw_clear_first():
+    game, controls, screen, renderer = drawn()
+    renderer.regions_per_call = 1
+    renderer.invalidate()
+    sent = []
+    while True:
+        before = screen.bytes
+        renderer.play(game, controls)
+        sent.append(screen.bytes - before)
+        if not renderer.busy:
+            break
+    strips = 240 // 2
+    assert sent[0] == 0  # the first call sets the table out and sends nothing
+    assert sent[1 : strips + 1] == [320 * 2 * 2] * strips  # the clear, 2 rows a call
+    slot = (layout.FACE_W + layout.EDGES_W) * layout.FACE_H * 2
+    assert max(sent[strips + 1 :]) <= slot
+    alone = Screen()
+    Renderer(alone, framebuf).play(game, controls)
+    assert screen.pixels == alone.pixels
 
 
 def test_player_two_s_played_card_resends_the_same_regions_turned():
@@ -446,20 +499,22 @@ def test_invalidate_and_other_screens_make_the_next_play_a_full_redraw():
     assert renderer.full_redraws == 4
 
 
+SOME_ROWS = [("layout", "1-5"), ("word", "SPIT"), ("counts", "off")]
+SOME_END = RoundEnd(-1, 1, [20, 3], [6, 6], [26, 26])
+
+
 def test_a_screen_drawn_over_another_looks_as_if_drawn_on_its_own():
-    rows = [("layout", "1-5"), ("word", "SPIT"), ("counts", "off")]
-    end = RoundEnd(-1, 1, [20, 3], [6, 6], [26, 26])
     sequence = [
         lambda r: r.error("a long message " * 12),
         lambda r: r.error("short"),
-        lambda r: r.settings(rows, 0),
-        lambda r: r.settings(rows, 2),
+        lambda r: r.settings(SOME_ROWS, 0),
+        lambda r: r.settings(SOME_ROWS, 2),
         lambda r: r.ready("SPIT", (False, False), (False, True)),
         lambda r: r.ready("SPIT", (True, False), (False, False)),
         lambda r: r.countdown(3),
         lambda r: r.countdown(2),
-        lambda r: r.round_result(end, "P1 by 1.52 ms"),
-        lambda r: r.round_result(end),
+        lambda r: r.round_result(SOME_END, "P1 by 1.52 ms"),
+        lambda r: r.round_result(SOME_END),
         lambda r: r.title("SLAM", 99),
         lambda r: r.self_test([5] * 16, ["1.2s"] * 16, [3, 1], ("pairs 4", "tie window 90 us")),
         lambda r: r.self_test([6] + [5] * 15, ["0.1s"] + ["-"] * 15, [3, 2], ()),
@@ -475,9 +530,10 @@ def test_a_screen_drawn_over_another_looks_as_if_drawn_on_its_own():
 
 # -- on the MicroPython VM -------------------------------------------------------------
 
-NO_ALLOCATION = (
-    SCREEN
-    + """
+def play_set_out(regions):
+    """A VM script's start: the play screen of a game just opened, drawn ``regions`` a
+    call (0: whole), with nothing recorded but the bytes sent."""
+    return SCREEN + """
 import framebuf, micropython
 from spit.controls import Controls
 from spit.options import Options
@@ -487,11 +543,18 @@ from spit.rules import Game, PLAY, SPIT_ACTION
 screen = Screen()
 screen.record = False
 renderer = Renderer(screen, framebuf)
+renderer.regions_per_call = %d
 game = Game(8, Options(counts="on"))
 controls = Controls(game)
 cpus = (False, True)
 game.apply(SPIT_ACTION)
-renderer.play(game, controls, cpus)
+renderer.play(game, controls, cpus)  # sets the table out: allocates once
+""" % regions
+
+
+NO_ALLOCATION = (
+    play_set_out(0)
+    + """
 
 
 def locked_frame(label):
@@ -555,8 +618,11 @@ screens = (
     lambda: renderer.error("no display"),
     lambda: renderer.self_test(presses, ages, wins, ("pairs 1",)),
 )
+renderer.regions_per_call = REGIONS
 for draw in screens:
     draw()
+    while renderer.busy:
+        draw()
     sent = screen.shows
     micropython.heap_lock()
     try:
@@ -568,8 +634,51 @@ for draw in screens:
 )
 
 
-def test_a_screen_called_again_with_the_same_values_allocates_and_sends_nothing(mpvm):
-    assert mpvm(STATIC_AGAIN).split() == ["0"] * 9
+@pytest.mark.parametrize("regions", [0, 1])
+def test_a_screen_called_again_with_the_same_values_allocates_and_sends_nothing(mpvm, regions):
+    assert mpvm("REGIONS = %d\n" % regions + STATIC_AGAIN).split() == ["0"] * 9
+
+
+SPREAD_PLAY = (
+    play_set_out(1)
+    + """
+
+
+def locked_calls():
+    calls = 0
+    sent = screen.bytes
+    micropython.heap_lock()
+    try:
+        renderer.play(game, controls, cpus)
+        calls += 1
+        while renderer.busy:
+            renderer.play(game, controls, cpus)
+            calls += 1
+    finally:
+        micropython.heap_unlock()
+    return calls, screen.bytes - sent
+
+
+print("whole", *locked_calls())
+for player in (0, 1):
+    plays = [a for a in game.legal_actions() if a >> 9 == PLAY and (a >> 8) & 1 == player]
+    controls.hand[player] = (plays[0] >> 4) & 15
+    print("pick", *locked_calls())
+    controls.hand[player] = -1
+    game.apply(plays[0])
+    print("play", *locked_calls())
+controls.called[1] = True
+print("call", *locked_calls())
+"""
+)
+
+
+def test_a_frame_drawn_a_region_a_call_allocates_nothing_on_micropython(mpvm):
+    out = [line.split() for line in mpvm(SPREAD_PLAY).strip().split("\n")]
+    assert [line[0] for line in out] == ["whole", "pick", "play", "pick", "play", "call"]
+    calls = {line[0]: int(line[1]) for line in out}
+    assert calls["whole"] > 30  # the clear, the table, the labels and the message
+    assert all(int(line[2]) > 0 for line in out)
 
 
 def test_a_list_changed_in_place_redraws_its_screen():
@@ -778,3 +887,71 @@ def test_every_incremental_frame_equals_a_full_redraw(seed, options):
             Renderer(alone, framebuf).play(game, controls, (False, True))
             assert screen.pixels == alone.pixels, "step %d" % steps
     assert renderer.full_redraws <= 1 + game.round
+
+
+# -- a region a call ------------------------------------------------------------------
+
+
+def draw_until_done(renderer, draw, most_bytes=None):
+    """Call ``draw(renderer)`` as a game loop would, until nothing is pending; returns
+    how many calls it took, each sending at most ``most_bytes`` when given."""
+    calls = 0
+    while calls < 300:
+        before = renderer.display.bytes
+        draw(renderer)
+        calls += 1
+        if most_bytes is not None:
+            assert renderer.display.bytes - before <= most_bytes, calls
+        if not renderer.busy:
+            return calls
+    raise AssertionError("still drawing after 300 calls")
+
+
+# A region a call, a call sends at most a strip of the clear, a piece of a text row, a
+# glyph row of big text, or a row of the self-test's bars and histogram (5,120 bytes).
+_MOST_A_CALL = 320 * 8 * 2
+
+
+@pytest.mark.parametrize("name", sorted(set(golden_scenes()) - {"slap", "stuck"}))
+def test_a_screen_drawn_a_region_a_call_ends_on_the_pixels_drawn_whole(name):
+    whole, spread = Screen(), Screen()
+    golden_scenes()[name](Renderer(whole, framebuf))
+    draw = golden_scenes()[name]  # its own game: a scene may change its game as it draws
+    renderer = Renderer(spread, framebuf)
+    renderer.regions_per_call = 1
+    most = _MOST_A_CALL if name != "play" else None  # a card is a bigger region
+    assert draw_until_done(renderer, draw, most) > 10
+    assert spread.fills == 0  # the clear went out a strip a call
+    assert spread.pixels == whole.pixels
+    sent = spread.shows
+    draw(renderer)
+    assert spread.shows == sent  # done: the same values again send nothing
+
+
+def test_new_values_or_another_screen_supersede_what_was_pending():
+    game, controls, _, _ = drawn()
+    sequence = [
+        lambda r: r.title("SPIT", 99),
+        lambda r: r.settings(SOME_ROWS, 0),
+        lambda r: r.settings(SOME_ROWS, 2),
+        lambda r: r.ready("SPIT", (False, False), (False, True)),
+        lambda r: r.ready("SPIT", (True, False), (False, True)),
+        lambda r: r.countdown(3),
+        lambda r: r.countdown(2),
+        lambda r: r.play(game, controls),
+        lambda r: r.round_result(SOME_END, "P1 by 1.52 ms"),
+        lambda r: r.self_test([5] * 16, ["1.2s"] * 16, [3, 1], ("pairs 4",)),
+        lambda r: r.self_test([6] + [5] * 15, ["0.1s"] * 16, [3, 2], ()),
+        lambda r: r.error("short"),
+    ]
+    for previous, draw in zip(sequence[:-1], sequence[1:], strict=True):
+        for cut in (1, 20, 40):
+            screen = Screen()
+            renderer = Renderer(screen, framebuf)
+            renderer.regions_per_call = 1
+            for _ in range(cut):  # the previous screen, cut short
+                previous(renderer)
+            draw_until_done(renderer, draw)
+            alone = Screen()
+            draw(Renderer(alone, framebuf))
+            assert screen.pixels == alone.pixels

@@ -252,6 +252,20 @@ def test_a_refused_save_returns_false_and_keeps_the_old_data(tmp_path, budget):
     assert Storage(path).load().games == [7, 0]
 
 
+def test_an_unchanged_save_writes_nothing_and_a_changed_one_writes(tmp_path):
+    path = str(tmp_path / "spit.json")
+    storage = Storage(path, RefusingFlash(Flash(), 1000))
+    data = power_cut.tally(3)
+    assert storage.save(data) is True
+    changes = storage.fs.changes
+    assert storage.save(data) is True and storage.fs.changes == changes, "nothing written"
+    data.games = [4, 0]
+    assert storage.save(data) is True and storage.fs.changes > changes
+    after_boot = Storage(path, RefusingFlash(Flash(), 0))  # refuses any write
+    assert after_boot.load().games == [4, 0]
+    assert after_boot.save(after_boot.load()) is True, "what was loaded is not written again"
+
+
 def test_a_folder_or_huge_file_in_the_way_loads_defaults(tmp_path):
     path = tmp_path / "spit.json"
     path.mkdir()

@@ -260,3 +260,40 @@ def test_hardware_setup_captures_with_the_pio_by_default(monkeypatch):
     finally:
         sys.modules.pop("rp2", None)
         sys.modules.pop("drivers.pio_capture", None)
+
+
+def test_cpu_glances_go_on_while_the_pass_has_time():
+    from spit.pace import Pace
+
+    clock = [0]
+
+    def ticks_us():
+        clock[0] += 300  # every reading finds the pass 300 µs on
+        return clock[0]
+
+    pace = Pace(ticks_us)
+    game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"])
+    table = Table(game, cpus=(None, Cpu(1, "lightning")), pace=pace)
+    cpu = table.cpus[1]
+    pace.begin()
+    clock[0] += 5_000  # what the pass spent before the CPU seats' turn
+    table.run(1_000_000)
+    assert not cpu.looking() and cpu.action is None, "a late pass leaves the look"
+    pace.begin()
+    clock[0] += 5_000
+    table.run(1_000_000)
+    assert cpu.looking(), "but the next pass glances, late or not"
+    passes = 0
+    while cpu.action is None:
+        pace.begin()
+        table.run(1_000_000)
+        passes += 1
+    assert passes > 1, "a glance or two a pass"
+    assert cpu.action == play(1, 0, 0)
+
+
+def test_without_a_clock_a_look_ends_in_its_pass():
+    game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"])
+    table = Table(game, cpus=(None, Cpu(1, "lightning")))
+    table.run(1_000_000)
+    assert not table.cpus[1].looking() and table.cpus[1].action == play(1, 0, 0)

@@ -19,7 +19,9 @@ Constructor
 Methods
     ``load()``: the ``SaveData``; never raises. ``save(data)``: True once the new data is
     the current file, False if the filesystem refused a step (full, worn out); a boot
-    then loads the old data or the new, as after a power cut at that step.
+    then loads the old data or the new, as after a power cut at that step. Data the
+    same as the last save's is not written again (flash wears, and a write holds up
+    the loop for milliseconds).
 
 Class variables
     ``loaded_from``: which file the data in use came from (``path``, ``.new``, ``.bak``),
@@ -68,6 +70,7 @@ class Storage:
         self.fs = fs or Flash()
         self.loaded_from = None
         self._loaded = False
+        self._written = None  # the text of the last save: an unchanged save writes nothing
 
     def load(self):
         self._loaded = True
@@ -75,6 +78,7 @@ class Storage:
             data = self._read(path)
             if data is not None:
                 self.loaded_from = path
+                self._written = data.text() if path == self.path else None
                 return data
         self.loaded_from = None
         return SaveData()
@@ -83,6 +87,9 @@ class Storage:
         fs = self.fs
         path = self.path
         new = path + ".new"
+        text = data.text()
+        if text == self._written:
+            return True
         if not self._loaded:
             self.load()
         try:
@@ -92,7 +99,7 @@ class Storage:
                 fs.rename(new, path)
                 self.loaded_from = path
             with fs.open(new, "w") as f:
-                f.write(data.text())
+                f.write(text)
             if self.loaded_from == path:
                 fs.rename(path, path + ".bak")
             elif fs.size(path) >= 0:
@@ -100,8 +107,10 @@ class Storage:
             fs.rename(new, path)
         except OSError:
             self._loaded = False  # which files are good is unknown now: look again
+            self._written = None
             return False
         self.loaded_from = path
+        self._written = text
         return True
 
     def _read(self, path):

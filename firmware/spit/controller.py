@@ -34,13 +34,17 @@ commits the presses itself and reads them as menu presses.
 
 Constructor
     ``Controller(saved, seed, now, renderer=None, sound=None, on_break=None,
-    listener=None, on_game_over=None)``: ``saved`` is the ``SaveData`` (settings and
+    listener=None, on_game_over=None, pace=None)``: ``saved`` is the ``SaveData`` (settings and
     tallies, updated in place); ``seed`` is the first match's seed, and the seeds of
     the matches after it are drawn from it; ``now`` is the time at power-on;
     ``renderer`` draws (None: nothing is drawn); ``sound(name, now)`` plays a tone of
     ``spit.sounds``; ``on_break()`` is called between rounds and games, where saving
     and collecting garbage cannot delay a race; ``listener`` gets the controls'
-    events after the controller; ``on_game_over(game, match)`` each finished game.
+    events after the controller; ``on_game_over(game, match)`` each finished game;
+    ``pace`` (a ``spit.pace.Pace``, begun by the caller each pass) holds drawing and the
+    CPU seats' glances over to the next pass when a pass already runs late (one pass at
+    most, so that a slow pass after a slow pass still moves on).
+    ``on_break()`` runs in a pass of its own, the pass after a round or screen ended.
 
 Methods
     ``touch(button, t)``: a debounced press. ``run(now, held)``: one pass; ``held``
@@ -54,9 +58,10 @@ from spit.arbiter import Arbiter
 from spit.calibration import MIN_PAIRS, Calibration
 from spit.controls import LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
 from spit.options import CHOICES, Options
+from spit.pace import Pace
 from spit.reactions import Reactions
 from spit.rng import derive
-from spit.rules import PHASE_OVER, PHASE_READY, PHASE_SLAP
+from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
 from spit.savedata import SEAT_CHOICES
 from spit.session import Session
 from spit.ticks import ticks_add, ticks_diff
@@ -87,6 +92,11 @@ _QUICK_HINT = "quick play: C alone plays a 1-pile card"
 _TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
 _EVENT_SOUNDS = {PLAYED: "play", REFUSED: "illegal", LOST_RACE: "illegal", SPAT: "spit"}
 _MATCH_SALT = const(0x4D47)
+# A piece of drawing (up to about 1 ms on the Pico) starts only this early in a pass,
+# or in the pass after one that was too late.
+_DRAW_BEFORE_US = const(1_000)
+# Both SPIT buttons' bits in the pressed mask (player 1's SPIT is button 7, player 2's 15).
+_SPITS = const(1 << 7 | 1 << 15)
 # The calibration histogram: bins of 10 µs, the last holding everything from 90 µs.
 _BINS = const(10)
 _BIN_US = const(10)
@@ -107,9 +117,11 @@ class Controller:
         on_break=None,
         listener=None,
         on_game_over=None,
+        pace=None,
     ):
         self.saved = saved
         self.arbiter = Arbiter(tie_us=saved.tie_us)
+        self.pace = pace or Pace()
         self.renderer = renderer
         self.sound = sound or _nothing
         self.on_break = on_break or _nothing
@@ -132,7 +144,9 @@ class Controller:
         self._cpus = (False, False)  # which seats of the match the CPU plays
         self.reactions = Reactions(saved)
         self._reaction_lines = []  # made when a round ends
-        self._break_due = False  # a quiet moment came: save and collect after drawing
+        self._break_due = False  # a quiet moment came: save and collect in the next pass
+        self._draw_held_over = False  # the last pass ran too late to draw
+        self._undrawn = False  # a new screen came and the renderer has not seen it yet
         self._margin = ""  # the slap's banner text, made when the contest changes
         self._margin_of = (-1, 0, False)
 
@@ -142,8 +156,15 @@ class Controller:
     # -- one pass -----------------------------------------------------------
 
     def run(self, now, held):
+        if self._break_due and not self._drawing() and not self._racing():
+            # A pass of its own, once the new screen is up and while nobody races:
+            # saving and collecting take milliseconds, and no pass of play waits for them.
+            self._break_due = False
+            self.on_break()
+            return
         self._now = now
-        self._note_holds(now, held)
+        if held & _SPITS or self._held_since[0] >= 0 or self._held_since[1] >= 0:
+            self._note_holds(now, held)
         mode = self.mode
         if mode == MATCH:
             self._run_match(now)
@@ -159,12 +180,21 @@ class Controller:
             elif self._shown_long_enough(age):
                 self._enter(TITLE, now)
         if self.renderer is not None:
-            self._draw(now)
-        if self._break_due:
-            # After the screen is drawn, so a press shows before the save and the
-            # garbage collection.
-            self._break_due = False
-            self.on_break()
+            if self.pace.within(_DRAW_BEFORE_US) or self._draw_held_over:
+                self._draw_held_over = False
+                self._undrawn = False
+                self._draw(now)
+            else:
+                self._draw_held_over = True  # this pass runs late: the next draws
+
+    def _drawing(self):
+        """The screen is not drawn yet: still a piece a pass, or not begun."""
+        return self.renderer is not None and (self._undrawn or self.renderer.busy)
+
+    def _racing(self):
+        """A round is being played, in a match or in attract mode."""
+        session = self.session if self.mode == MATCH else self.attract
+        return session is not None and session.table.game.phase == PHASE_PLAY
 
     def _shown_long_enough(self, age):
         """Attract mode and the error screen give way to the title in time."""
@@ -178,8 +208,8 @@ class Controller:
         self._deal()
 
     def _prepare_match(self, now):
-        """The match screen with the ready screen up; the cards are dealt on the next
-        pass (``_deal``), so the press that started the match shows at once."""
+        """The match screen with the ready screen up; the cards are dealt once it is
+        drawn (``_deal``), so the press that started the match shows at once."""
         levels = self.saved.levels()
         self._cpus = (levels[0] is not None, levels[1] is not None)
         self.reactions.people = (levels[0] is None, levels[1] is None)
@@ -198,6 +228,7 @@ class Controller:
             self.arbiter,
             COUNTDOWN_US,
             saved.games,
+            self.pace,
         )
         self.seed = self._seeds.next()
         self._phase = -1
@@ -219,12 +250,15 @@ class Controller:
         if mode != MATCH:
             self.session = None
         self._break_due = True
+        self._undrawn = True
         if self.renderer is not None:
             self.renderer.invalidate()
 
     def _start_attract(self, now):
         levels = (ATTRACT_LEVEL, ATTRACT_LEVEL)
-        self.attract = Session(Options(), self._seeds.next(), levels, countdown_us=COUNTDOWN_US)
+        self.attract = Session(
+            Options(), self._seeds.next(), levels, countdown_us=COUNTDOWN_US, pace=self.pace
+        )
         self._enter(ATTRACT, now)
 
     def _on_menu_press(self, button, t, tie):
@@ -271,7 +305,8 @@ class Controller:
     def _run_match(self, now):
         session = self.session
         if session is None:
-            self._deal()
+            if not self._drawing():  # the ready screen first: it answers the press
+                self._deal()
             return
         session.run(now)
         game = session.table.game
@@ -306,6 +341,7 @@ class Controller:
         self._reaction_lines = lines
         reactions.save_into(self.saved)
         self._break_due = True
+        self._undrawn = True
 
     def _on_event(self, event, player, detail):
         if event in _TIMED_EVENTS:

@@ -24,7 +24,10 @@ game seed, so the CPU never disturbs the deal and a seed replays exactly.
 
 A CPU keeps a plan: the action it is reaching for and when it lands. The
 driver (self-play, the game controller) calls ``look(game, now)`` whenever the
-table changes and ``done()`` once the planned action has been tried:
+table changes and ``done()`` once the planned action has been tried. On the
+device a look is spread over passes of the main loop: ``glance(game, now)`` does
+one part of it (the plays, the digs, whether anybody is stuck), each well under
+a millisecond on the Pico, and a look is exactly its glances run back to back:
 
 >>> from spit.rules import Game
 >>> game = Game(3)
@@ -57,6 +60,11 @@ _FIT_WEIGHT = const(2)
 _UP_WEIGHT = const(64)
 _RANKS = const(13)  # RANK_COUNT, inlined by the compiler
 _NO_COUNTS = bytes(RANK_COUNT)
+# The parts of a look, in order (``Cpu._part``): the best play, the best dig, stuck.
+_PLAYS = const(0)  # a slot with a card that fits at a time
+_DIGS = const(1)
+_STUCK = const(2)
+_LOOKING = const(-2)  # no action yet: the look goes on at the next glance
 # The ranks one above and one below each rank, round the ace.
 _ABOVE = bytes((face + 1) % RANK_COUNT for face in range(RANK_COUNT))
 _BELOW = bytes((face - 1) % RANK_COUNT for face in range(RANK_COUNT))
@@ -118,6 +126,19 @@ class Cpu:
         # look which needs it does not pay for the draws in the same pass.
         self._next_ms = -1
         self._next_careful = True
+        # A look under way: the part it has reached, the table it began on (the length
+        # of its history), and whether it is choosing again with a new care. While it
+        # scores plays: the next stock slot (-1: none yet), the spit tops' ranks,
+        # whether the counts that score a play are made, and the best play so far.
+        self._part = _PLAYS
+        self._slot = -1
+        self._ranks = 0
+        self._counted = False
+        self._best = None
+        self._best_score = 0
+        self._table = -1
+        self._again = False
+        self.changed = False  # what the last finished look decided
 
     # -- the plan -----------------------------------------------------------
 
@@ -127,17 +148,47 @@ class Cpu:
         The same choice keeps its time; a new one starts a fresh reaction, which also
         draws how careful the CPU is, so it looks again before it settles on the
         action. A hand already moving (due within ``HAND_MS``) is not stopped."""
-        if self.action is not None and ticks_diff(self.due, now) <= HAND_MS:
+        while not self.glance(game, now):
+            pass
+        return self.changed
+
+    def looking(self):
+        """A look is under way: the next ``glance`` goes on with it. (A method: a
+        property on the class would slow every attribute store on a CPU on MicroPython.)"""
+        return self._part != _PLAYS or self._slot >= 0 or self._again
+
+    def glance(self, game, now):
+        """One part of a look at ``now`` (ms); True once the look is finished, with
+        ``changed`` set as ``look`` returns it. A look whose table moved on since it
+        began (an action applied) starts again on the new one."""
+        if self._table != len(game.history):
+            self._table = len(game.history)
+            self._part = _PLAYS
+            self._slot = -1
+            self._again = False
+        if not self._again and self.action is not None and ticks_diff(self.due, now) <= HAND_MS:
+            return self._finish(False)
+        action = self._choose_part(game)
+        if action == _LOOKING:
             return False
-        action = self.choose(game)
+        if self._again:  # chosen with the new care, the reaction already drawn
+            self._again = False
+            self.action = action
+            return self._finish(True)
         if action == self.action:
-            return False
+            return self._finish(False)
         if action is not None:
             careful = self.careful
             self.due = ticks_add(now, self.reaction_ms())
             if self.careful != careful:  # the same care sees the same table alike
-                action = self.choose(game)
+                self._again = True
+                return False
         self.action = action
+        return self._finish(True)
+
+    def _finish(self, changed):
+        self.changed = changed
+        self._table = -1  # the next look starts afresh, wherever this one ended
         return True
 
     def done(self):
@@ -176,14 +227,33 @@ class Cpu:
         table gives the same answer until the next ``reaction_ms()``.
 
         ``SPIT_ACTION`` means the CPU calls spit; it happens once both players call."""
+        self._part = _PLAYS
+        self._slot = -1
+        action = self._choose_part(game)
+        while action == _LOOKING:
+            action = self._choose_part(game)
+        return action
+
+    def _choose_part(self, game):
+        """The next part of ``choose``: its answer, or ``_LOOKING`` to go on."""
         phase = game.phase
         if phase == PHASE_PLAY:
-            action = self._best_play(game)
-            if action is None:
+            part = self._part
+            action = None
+            if part == _PLAYS:
+                action = self._plays_part(game)
+                if action == _LOOKING:
+                    return _LOOKING
+            elif part == _DIGS:
                 action = self._best_dig(game)
-            if action is None and game.is_stuck():
+            elif game.is_stuck():
                 action = SPIT_ACTION
+            if action is None and part != _STUCK:
+                self._part = part + 1
+                return _LOOKING
+            self._part = _PLAYS
             return action
+        self._part = _PLAYS
         if phase == PHASE_READY:
             return SPIT_ACTION
         if phase == PHASE_SLAP:
@@ -210,36 +280,55 @@ class Cpu:
 
     # -- inside -------------------------------------------------------------
 
-    def _best_play(self, game):
+    def _plays_part(self, game):
+        """Score the plays of the next stock slots, up to and including the first whose
+        top fits a spit pile: ``_LOOKING`` while slots are left, then the best play
+        (None if no card fits). A careless look takes the first play it sees."""
         seat = self.seat
         middle = game.middle
         piles = len(middle)
-        # Which ranks the spit tops take: most looks end here, with no card that fits.
-        ranks = fitting_ranks(middle)
-        best = None
-        best_score = 0
-        slot = 0
-        for cards in game.stock[seat]:
-            if cards and ranks >> cards[-1] % _RANKS & 1:
-                card = cards[-1]
-                for turn in range(piles):
-                    # The near pile (the seat's own) first.
-                    pile = (seat + turn) % piles
-                    top = middle[pile]
-                    if not (top and FITS[top[-1]] >> card % _RANKS & 1):
-                        continue
-                    if not self.careful:
-                        return play(seat, slot, pile)
-                    if best is None:
-                        stock = game.stock
-                        count_fits(stock[seat], self._mine, _NO_COUNTS, _ABOVE, _BELOW)
-                        count_fits(stock[1 - seat], self._theirs, _NO_COUNTS, _ABOVE, _BELOW)
-                    score = len(cards) + _FIT_WEIGHT * self._leaves(middle, card, pile)
-                    if best is None or score > best_score:
-                        best = play(seat, slot, pile)
-                        best_score = score
+        stock = game.stock[seat]
+        slot = self._slot
+        if slot < 0:
+            # Which ranks the spit tops take: most looks end here, with no card that fits.
+            slot = 0
+            self._ranks = fitting_ranks(middle)
+            self._counted = False
+            self._best = None
+            self._best_score = 0
+        ranks = self._ranks
+        while slot < len(stock):
+            cards = stock[slot]
             slot += 1
-        return best
+            if not (cards and ranks >> cards[-1] % _RANKS & 1):
+                continue
+            card = cards[-1]
+            for turn in range(piles):
+                # The near pile (the seat's own) first.
+                pile = (seat + turn) % piles
+                top = middle[pile]
+                if not (top and FITS[top[-1]] >> card % _RANKS & 1):
+                    continue
+                if not self.careful:
+                    self._slot = -1
+                    return play(seat, slot - 1, pile)
+                if not self._counted:
+                    # The counts that score every play, in a glance of their own; this
+                    # slot is scored in the next.
+                    count_fits(stock, self._mine, _NO_COUNTS, _ABOVE, _BELOW)
+                    count_fits(game.stock[1 - seat], self._theirs, _NO_COUNTS, _ABOVE, _BELOW)
+                    self._counted = True
+                    self._slot = slot - 1
+                    return _LOOKING
+                score = len(cards) + _FIT_WEIGHT * self._leaves(middle, card, pile)
+                if self._best is None or score > self._best_score:
+                    self._best = play(seat, slot - 1, pile)
+                    self._best_score = score
+            if slot < len(stock):
+                self._slot = slot
+                return _LOOKING
+        self._slot = -1
+        return self._best
 
     def _leaves(self, middle, card, pile):
         """How good the spit tops are after ``card`` lands on ``pile``: the face-up cards

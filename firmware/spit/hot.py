@@ -1,9 +1,10 @@
 """The hot loops, native where the port can run machine code, plain everywhere else.
 
-Importing ``spit.fast_native`` fails where there is no native emitter (a SyntaxError on
-the WebAssembly VM) or where its machine code is for another architecture (a
-ValueError from the .mpy loader); then the plain twins of ``spit.fast`` serve.
-``NATIVE`` says which were taken.
+Importing ``spit.fast_native`` or ``spit.turn_viper`` fails where there is no native or
+viper emitter (a SyntaxError on the WebAssembly VM and the host) or where its machine
+code is for another architecture (a ValueError from the .mpy loader); then the plain
+twins of ``spit.fast`` and ``spit.turn`` serve. ``NATIVE`` and ``VIPER`` say which were
+taken.
 """
 
 try:
@@ -15,4 +16,13 @@ except (ImportError, SyntaxError, ValueError):
 
     NATIVE = False
 
-__all__ = ("NATIVE", "can_play", "count_fits", "fitting_ranks")
+try:
+    from spit.turn_viper import turn_pixels
+
+    VIPER = True
+except (ImportError, SyntaxError, ValueError):
+    from spit.turn import turn_pixels
+
+    VIPER = False
+
+__all__ = ("NATIVE", "VIPER", "can_play", "count_fits", "fitting_ranks", "turn_pixels")

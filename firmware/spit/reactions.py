@@ -79,6 +79,8 @@ class Reactions:
         now play, stop (without a record) that of each who cannot."""
         playing = game.phase == PHASE_PLAY
         for player in (0, 1):
+            if not self.people[player]:
+                continue  # a CPU seat is not timed: no need to ask the rules
             if playing and game.can_play(player):
                 self.start(player, t)
             else:

@@ -2,32 +2,53 @@
 
 Constructor: ``Renderer(display, framebuf)``. ``display`` has ``width``,
 ``height``, ``show(x, y, w, h, buf)`` (a window of RGB565 pixels, sent as they
-are) and ``fill(colour)``; ``framebuf`` is the module to draw with (the real one
-on the device, the host's fake in the simulator), so this module stays pure.
+are), ``fill(colour)`` and ``fill_rows(colour, y, h)`` (a band of whole rows);
+``framebuf`` is the module to draw with (the real one on the device, the host's
+fake in the simulator), so this module stays pure.
 
 Methods: ``play(game, controls, cpus)`` draws the play screen, sending only the
 windows whose content changed since the last call; ``invalidate()`` makes the
 next call a full redraw; ``title``, ``settings``, ``ready``, ``countdown``,
 ``round_result``, ``game_over``, ``match_result``, ``error`` and ``self_test``
 draw the other screens from plain values, and send nothing when called again
-with the same values. Attributes: ``full_redraws`` counts whole-screen clears;
-``regions_per_call`` (0: no limit) caps the regions one ``play()`` call draws for
-the actions it follows, so a busy frame spreads over several passes of the main loop;
-the pile a card landed on always goes first, in the pass that applied the card.
+with the same values and nothing left to draw. Attributes: ``full_redraws`` counts
+whole-screen clears; ``busy`` is true while the last call left something to draw
+for the next ones (with ``regions_per_call`` set): calling the same screen again
+carries on. (A plain attribute: a property on the class would make every attribute
+store on the renderer look the class up first, several times slower on the chip.)
+
+``regions_per_call`` (0, the default: no limit) caps the regions one call draws,
+so that no pass of the main loop waits for a whole screen: with 1 (the device),
+each call draws one region, aiming at under 0.8 ms on the chip with its SPI, and
+the next calls of the same screen carry on, whether or not its values changed (new
+values, or another screen, supersede what was left). The call that takes new values
+or starts a clear draws nothing more. A region is a strip of two rows of a clear
+(through ``fill_rows``), an eighth of a row of text (only the eighths that the text
+reaches, or reached before), a glyph row of big text, a colour bar or corner mark or
+an eighth of a histogram row of the self-test, or one of the play screen's: a pile
+(the pile a card landed on first, in the pass that applied the card), a stock
+slot's top card, the edges under it, a pack, a name, a SPIT call. The play screen
+queues its regions in a ring as it follows the actions (setting the table out is a
+sweep over every region rather than a queue); a static screen's drawing is a
+generator that yields after each region. Either way the pixels come out as drawn
+whole.
 
 There is no frame buffer: one work buffer (8 KB) backs a few FrameBuffer
-views of fixed shapes, made once, so an incremental ``play()`` allocates
-nothing. Each region remembers what it last showed as a small int in
-``_keys``, and ``play()`` looks only at the regions that the actions applied
-since the last frame (``game.history``) and the hands and calls can have
-changed, so a frame where nothing happened costs a few comparisons.
+views of fixed shapes, made once, so an incremental ``play()``, and each of
+the calls it is spread over, allocates nothing. Each region remembers what it
+last showed as a small int in ``_keys``, and ``play()`` looks only at the regions
+that the actions applied since the last frame (``game.history``) and the hands and
+calls can have changed, so a frame where nothing happened costs a few comparisons.
 
 Player 2's regions are drawn already turned 180 degrees: rectangles are
-mirrored by arithmetic, and the ranks, suits and 8x8 text are 1-bit bitmaps
-made once in both orientations and blitted in colour. A 1-bit bitmap in
+mirrored by arithmetic, and the ranks, suits and labels are 1-bit bitmaps
+made once in both orientations and blitted in colour (a 1-bit bitmap in
 ``MONO_HLSB`` with its bytes in reverse order, read as ``MONO_HMSB``, is the
-same bitmap turned 180 degrees (shifted by its row padding), so turning one
-costs a C-speed ``reversed()``, not a loop over pixels.
+same bitmap turned 180 degrees, shifted by its row padding). A row of any other
+text, and big text, is drawn upright and its pixels then reversed in place
+(``hot.turn_pixels``, viper code on the chip), which is the window turned. Big text
+is 8x8 text magnified: each glyph row's bits are spread wide through a table, a
+character at a time, into a 1-bit row that is blitted once per pixel row.
 
 Colours are RGB565 with their two bytes swapped: framebuf stores a pixel
 little-endian and the panel reads it big-endian.
@@ -36,6 +57,7 @@ little-endian and the panel reads it big-endian.
 from micropython import const
 
 from spit.glyphs import RANKS, RED_SUITS, SUITS
+from spit.hot import turn_pixels
 from spit.keys import KEY_NAMES, KEYS_PER_PLAYER
 from spit.layout import (
     BARS_H,
@@ -112,6 +134,13 @@ _DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 _EMPTY = const(63)  # the card key of an empty slot or pile
 _LINE_CHARS = const(40)  # a row of 8x8 text across the screen
 _LINE_BYTES = const(_LINE_CHARS * 8)  # that row as a 1-bit bitmap
+_NO_BITS = bytes(_LINE_BYTES)
+_NO_ROW_BITS = bytes(WIDTH // 8)
+# Drawing a region a call (``regions_per_call``), each region stays under 0.8 ms on the
+# RP2040 with its SPI: a clear goes out 2 rows at a time (1.3 KB), a row of text an
+# eighth of a row at a time (player 2's turned too), big text a glyph row at a time.
+_CLEAR_ROWS = const(2)
+_PIECE_W = const(40)  # an eighth of WIDTH
 
 # Screens: the one on the display decides whether the next one starts with a clear.
 _NO_SCREEN = const(0)
@@ -152,6 +181,7 @@ _K_CALL = const(26)  # + player
 _K_NAME = const(28)  # + player
 _K_MESSAGE = const(30)
 _KEY_COUNT = const(31)
+_UNKNOWN_KEYS = (-1,) * _KEY_COUNT
 
 # Message keys; a margin banner is _MSG_BANNER plus its contest key.
 _MSG_NONE = const(0)
@@ -166,35 +196,47 @@ _MSG_BANNER = const(8)
 # How many actions since the last frame are followed one by one; after more, every
 # region is checked.
 _FOLLOW_MAX = const(8)
-# The regions that followed actions leave to draw: a pile, a stock slot, a pack.
+# The regions that followed actions leave to draw: a pile, a stock slot's top card or
+# the edges of the cards under it (a slot whole is over 1 ms on the chip), a pack.
 _R_PILE = const(0)  # + pile
-_R_SLOT = const(2)  # + player * 5 + slot
-_R_PACK = const(12)  # + player
+_R_FACE = const(2)  # + player * 5 + slot
+_R_EDGES = const(12)  # + player * 5 + slot
+_R_PACK = const(22)  # + player
+_R_COUNT = const(24)
 _QUEUE_SIZE = const(64)  # a whole follow (8 actions, at most 4 regions each) twice over
+_HAND_REGIONS = const(4)  # queued at most by one call's change of hands
 
 
 def wrap(text, columns):
     """``text`` as lines of at most ``columns`` characters, broken between words
     where possible."""
-    lines = []
+    return list(_wrapped(text, columns))
+
+
+def _wrapped(text, columns):
+    """``wrap``'s lines one at a time, so that the error screen spreads the work."""
     for paragraph in text.split("\n"):
         line = ""
         for word in paragraph.split():
             while len(word) > columns:
                 if line:
-                    lines.append(line)
+                    yield line
                     line = ""
-                lines.append(word[:columns])
+                yield word[:columns]
                 word = word[columns:]
             if not line:
                 line = word
             elif len(line) + 1 + len(word) <= columns:
                 line += " " + word
             else:
-                lines.append(line)
+                yield line
                 line = word
-        lines.append(line)
-    return lines
+        yield line
+
+
+def _touches(start, end, left, width):
+    """Whether columns ``start`` to ``end - 1`` reach into ``left`` to ``left + width - 1``."""
+    return start < left + width and end > left
 
 
 def _contest_key(contest):
@@ -219,6 +261,7 @@ class Renderer:
         self._count = self._view(CARD_W, COUNT_H)
         self._info = self._view(INFO_W, INFO_H)
         self._message_row = self._view(WIDTH, MESSAGE_H)
+        self._row_piece = self._view(_PIECE_W, MESSAGE_H)
         # One card's edge in a spit pile, and the felt where an edge went.
         self._edge_column = self._column(True, CARD_H)
         self._felt_column = self._column(False, CARD_H)
@@ -232,12 +275,13 @@ class Renderer:
         self._big_suits = [self._bitmap(glyph, BIG_SCALE) for glyph in SUITS]
         self._index_ranks = [self._bitmap(glyph, INDEX_SCALE) for glyph in RANKS]
         self._index_suits = [self._bitmap(glyph, INDEX_SCALE) for glyph in SUITS]
-        # 8x8 text: a row for text of any length, and the labels player 2 reads in play.
-        mono = framebuf.MONO_HLSB
+        # 8x8 text: a row to magnify, and the labels player 2 reads in play.
         self._mono = bytearray(_LINE_BYTES)
-        self._mono_fb = framebuf.FrameBuffer(self._mono, WIDTH, 8, mono)
-        self._turned = bytearray(_LINE_BYTES)
-        self._turned_fb = framebuf.FrameBuffer(self._turned, WIDTH, 8, framebuf.MONO_HMSB)
+        self._mono_fb = framebuf.FrameBuffer(self._mono, WIDTH, 8, framebuf.MONO_HLSB)
+        # A glyph row of big text, its bits spread wide (``_big``), and their tables.
+        self._big_bits = bytearray(WIDTH // 8)
+        self._big_row = framebuf.FrameBuffer(self._big_bits, WIDTH, 1, framebuf.MONO_HLSB)
+        self._spreads = {}
         self._labels = {}
         for label in _DIGITS + NAMES + ("CPU", "pack"):
             self._label(label)
@@ -252,10 +296,18 @@ class Renderer:
         self._flip = False
         self._mx = WIDTH
         self._my = HEIGHT
+        # What is still to draw, and what this call may still draw.
+        self.regions_per_call = 0
+        self._left = -1  # regions this call may still draw; below 0, any number
+        self.busy = False  # the last call left something for the next ones
+        self._clear_row = HEIGHT  # the next strip of a clear going out
+        self._steps = None  # a static screen's drawing, a region a step
+        self._fresh = False  # new values taken this call: drawing starts with the next
+        self._backdrop_due = False  # the self-test's bars and corners, after a clear
+        self._drawn = {}  # what each piece of a static screen's rows shows
         # The play screen as last drawn.
         self._screen = _NO_SCREEN
         self._shown = [None, None, None, None, None]  # the values a static screen shows
-        self._screen_new = False
         self._keys = [-1] * _KEY_COUNT
         self._stacks = [0, 0]
         self._hands = [-1, -1]
@@ -268,10 +320,10 @@ class Renderer:
         self._game = None
         self._round = -1
         self._done = 0
-        self.regions_per_call = 0
         self._queue = bytearray(_QUEUE_SIZE)  # a ring of _R_ region codes
         self._head = 0
         self._pending = 0
+        self._sweep = _R_COUNT  # the next region of a sweep over them all
         self._baseline = -1
         self._stuck = False
         self._stuck_at = -1
@@ -280,6 +332,14 @@ class Renderer:
         self._word = None
         self._prompts = None
         self._called_text = ""
+        # The message row being drawn, and how far: columns of player 1's copy, then
+        # player 2's (2 * WIDTH: all drawn).
+        self._message_text = ""
+        self._message_x = 0
+        self._message_ink = HIGHLIGHT
+        self._message_at = 2 * WIDTH
+        self._message_from = 0  # the columns that pieces of it must cover
+        self._message_to = 0
         # Blank cards on the felt, copied into a window rather than drawn each time.
         self._blank_face = self._blank(self._face, MARGIN)
         self._blank_pile = self._blank(self._pile_card, 0)
@@ -394,25 +454,35 @@ class Renderer:
             self._fb.blit(bitmap[0], x - self._x, y - self._y, ink ^ 0xFFFF, palette)
 
     def _text(self, text, x, y, ink):
-        """8x8 text with its top left at ``x, y`` (as player 1 reads it)."""
-        if not self._flip:
+        """8x8 text with its top left at ``x, y`` (as player 1 reads it); player 2's
+        copy is a label's (``_label``) turned bitmap."""
+        if self._flip:
+            self._blit(self._labels[text], x, y, ink)
+        else:
             self._fb.text(text, x - self._x, y - self._y, ink)
-            return
-        label = self._labels.get(text)
-        if label is not None:
-            self._blit(label, x, y, ink)
-            return
-        # Any other text (a message, a static screen): turn a whole row.
-        self._mono_fb.fill(0)
-        self._mono_fb.text(text, 0, 0, 1)
-        self._turned[:] = bytes(reversed(self._mono))
-        width = 8 * len(text)
-        x = self._mx - x - width
-        y = self._my - y - 8
-        pad = WIDTH - width
-        self._fb.blit(
-            self._turned_fb, x - pad - self._x, y - self._y, ink ^ 0xFFFF, self._palette(ink)
-        )
+
+    def _text_row(self, player, text, x, y, ink, left, width):
+        """Columns ``left`` to ``left + width`` of a row of 8x8 text across the screen,
+        ``x, y`` as player 1 sees their own. Player 2's copy is drawn upright and then
+        turned, its pixels reversed: cheaper than turning the text as a bitmap."""
+        view = self._message_row if width == WIDTH else self._row_piece
+        self._begin(view, left, y, False, FELT)
+        self._fb.text(text, x - left, 0, ink)
+        if player == 1:
+            self._turn_window()
+        self._end()
+
+    def _turn_window(self):
+        """The window, drawn upright at player 1's position, as player 2's copy: its
+        pixels reversed, placed at the mirror of that position."""
+        turn_pixels(self._buf)
+        self._x = self._mx - self._x - self._w
+        self._y = self._my - self._y - self._h
+
+    def _piece_width(self):
+        """How wide a piece of a text row one region is: the whole row, or a quarter
+        of it when drawing a region a call."""
+        return _PIECE_W if self.regions_per_call else WIDTH
 
     def _number(self, n, x, y, ink):
         """``n`` (0 to 999) in 8x8 digits, without building a string."""
@@ -426,22 +496,43 @@ class Renderer:
             x += 8
             place //= 10
 
-    def _big(self, text, x, y, scale, c):
-        """8x8 text magnified ``scale`` times, as rectangles (static screens only)."""
-        self._mono_fb.fill(0)
+    def _spread(self, scale):
+        """The table of ``_big``: each 4-bit value with every bit repeated ``scale``
+        times, made on a scale's first use."""
+        ones = (1 << scale) - 1
+        table = []
+        for nibble in range(16):
+            value = 0
+            for bit in (8, 4, 2, 1):
+                value = value << scale | (ones if nibble & bit else 0)
+            table.append(value)
+        self._spreads[scale] = table
+
+    def _big(self, text, x, scale, ink, first, last):
+        """Glyph rows ``first`` to ``last - 1`` of 8x8 text magnified ``scale`` times,
+        upright, ``x`` from the window's left (static screens only). Each glyph row's
+        bits are spread ``scale`` times wider into a 1-bit row (a table look-up and a
+        copy a character), which is blitted onto ``scale`` rows of pixels."""
+        mono = self._mono
+        mono[:] = _NO_BITS  # a copy in C: filling a 1-bit FrameBuffer goes pixel by pixel
         self._mono_fb.text(text, 0, 0, 1)
-        width = 8 * len(text)
-        for row in range(8):
+        spread = self._spreads[scale]
+        shift = 4 * scale
+        bits = self._big_bits
+        row_fb = self._big_row
+        palette = self._palettes[ink]
+        key = ink ^ 0xFFFF
+        for row in range(first, last):
+            bits[:] = _NO_ROW_BITS
             base = row * _LINE_CHARS
-            col = 0
-            while col < width:
-                if self._mono[base + (col >> 3)] >> (7 - (col & 7)) & 1:
-                    start = col
-                    while col < width and self._mono[base + (col >> 3)] >> (7 - (col & 7)) & 1:
-                        col += 1
-                    self._rect(x + start * scale, y + row * scale, (col - start) * scale, scale, c)
-                else:
-                    col += 1
+            for i in range(len(text)):
+                byte = mono[base + i]
+                if byte:
+                    wide = spread[byte >> 4] << shift | spread[byte & 15]
+                    bits[i * scale : (i + 1) * scale] = wide.to_bytes(scale, "big")
+            top = (row - first) * scale
+            for line in range(top, top + scale):
+                self._fb.blit(row_fb, x, line, key, palette)
 
     # -- cards --------------------------------------------------------------------
 
@@ -482,6 +573,31 @@ class Renderer:
         """The next ``play()`` redraws the whole screen."""
         self._screen = _NO_SCREEN
 
+    def _start_call(self):
+        self._left = self.regions_per_call or -1
+        self.busy = False
+
+    def _afford(self):
+        """Whether this call may draw one more region; counts it if so."""
+        if self._left == 0:
+            self.busy = True
+            return False
+        self._left -= 1
+        return True
+
+    def _clear_strips(self):
+        """The next strips of a clear going out; True once the screen is clear."""
+        row = self._clear_row
+        while row < HEIGHT:
+            if self._left == 0:  # ``_afford``, inlined: a call costs tens of microseconds
+                self.busy = True
+                return False
+            self._left -= 1
+            self.display.fill_rows(FELT, row, _CLEAR_ROWS)
+            row += _CLEAR_ROWS
+            self._clear_row = row
+        return True
+
     def play(self, game, controls, cpus=(False, False)):
         """Draw the play screen of ``game`` (a ``rules.Game``) with the hands and
         calls of ``controls``; ``cpus[p]`` is true when seat p is the CPU. Only the
@@ -494,7 +610,6 @@ class Renderer:
             # Most frames: nothing happened since the last one. Lists compare in C.
             game is self._game
             and len(game.history) == self._done
-            and not self._pending
             and controls.hand == hands
             and controls.called == calls
             and game.phase == seen[1]
@@ -504,7 +619,11 @@ class Renderer:
             and self._screen == _PLAY_SCREEN
             and cpus == self._cpus
         ):
+            if self.busy:  # only what earlier calls left: no need to look again
+                self._start_call()
+                self._draw_pending(game, controls, cpus)
             return
+        self._start_call()
         self._cpus = cpus
         calls[0] = controls.called[0]
         calls[1] = controls.called[1]
@@ -527,97 +646,160 @@ class Renderer:
         history = game.history
         done = len(history)
         new = done - self._done
-        if new < 0 or new > _FOLLOW_MAX or self._pending + 4 * new > _QUEUE_SIZE:
+        if new < 0 or new > _FOLLOW_MAX or self._pending + 4 * new + _HAND_REGIONS > _QUEUE_SIZE:
             everything = True
         if everything:
-            self._pending = 0
-            self._seen[0] = -1
-            for player in (0, 1):
-                self._pack(game, player)
-                for slot in range(slots):
-                    self._slot(game, controls, player, slot)
-            for pile in range(piles):
-                self._pile(game, pile)
+            self._queue_everything(piles, slots)
         else:
             for i in range(self._done, done):
                 self._follow(history[i])
         self._done = done
-        if not self._draw_queued(game, controls):
-            return  # the rest on the next call
-        for player in (0, 1):
-            hand = controls.hand[player]
-            if hand != self._hands[player]:
-                if self._hands[player] >= 0:
-                    self._slot(game, controls, player, self._hands[player])
-                if hand >= 0:
-                    self._slot(game, controls, player, hand)
-                self._hands[player] = hand
-            name = 1 if cpus[player] else 0
-            if self._keys[_K_NAME + player] != name:
-                self._draw_name(player, name)
-            called = 1 if controls.called[player] else 0
-            if self._keys[_K_CALL + player] != called:
-                self._draw_call(player, called)
-        self._message(game, controls, done)
+        self._follow_hands(controls)
+        if self._fresh:
+            # A clear just started: setting the table out was this call's share.
+            self._fresh = False
+            self.busy = True
+            return
+        self._draw_pending(game, controls, cpus)
+
+    def _draw_pending(self, game, controls, cpus):
+        # In this order, each a region at a time; what this call cannot draw waits
+        # for the next.
+        if (
+            self._clear_strips()
+            and self._draw_queued(game, controls)
+            and self._draw_labels(controls, cpus)
+        ):
+            self._decide_message(game, controls, len(game.history))
+            self._draw_message()
 
     def _place(self, piles, slots):
         # Kept out of play(): a comprehension there would close over its locals, and
         # MicroPython then allocates their cells on every call.
+        if piles == self._piles and slots == self._slots and self._slot_x:
+            return
         self._piles = piles
         self._slots = slots
         self._slot_x = tuple(slot_x(slots, slot) for slot in range(slots))
         self._pile_x = tuple(pile_x(piles, pile) for pile in range(piles))
 
+    def _queue_everything(self, piles, slots):
+        """Every region, in the order of their codes, after what is queued: a sweep
+        rather than a queue, so that setting the table out costs one store."""
+        self._pending = 0
+        self._seen[0] = -1
+        self._sweep = 0
+
+    def _follow_hands(self, controls):
+        """Queue the top cards a hand left and went to (their highlight)."""
+        for player in (0, 1):
+            hand = controls.hand[player]
+            if hand != self._hands[player]:
+                if self._hands[player] >= 0:
+                    self._queue_region(_R_FACE + player * 5 + self._hands[player])
+                if hand >= 0:
+                    self._queue_region(_R_FACE + player * 5 + hand)
+                self._hands[player] = hand
+
     def _follow(self, action):
         """Queue the regions that ``action`` can have changed."""
         kind = action >> 9
         player = (action >> 8) & 1
-        slots = _R_SLOT + player * 5
         if kind == PLAY:
             # The pile first: the card landing there is what the players watch for.
             self._queue_region(_R_PILE + (action & 15))
-            self._queue_region(slots + ((action >> 4) & 15))
+            self._queue_slot(player, (action >> 4) & 15)
         elif kind == MOVE:
-            self._queue_region(slots + ((action >> 4) & 15))
-            self._queue_region(slots + (action & 15))
+            self._queue_slot(player, (action >> 4) & 15)
+            self._queue_slot(player, action & 15)
         else:
             for pile in range(self._piles):
                 self._queue_region(_R_PILE + pile)
             self._queue_region(_R_PACK)
             self._queue_region(_R_PACK + 1)
 
+    def _queue_slot(self, player, slot):
+        self._queue_region(_R_FACE + player * 5 + slot)
+        self._queue_region(_R_EDGES + player * 5 + slot)
+
     def _queue_region(self, region):
         self._queue[(self._head + self._pending) % _QUEUE_SIZE] = region
         self._pending += 1
 
     def _draw_queued(self, game, controls):
-        """Draw queued regions, at most ``regions_per_call``; True once none is left."""
-        limit = self.regions_per_call
-        drawn = 0
+        """Draw queued regions, then those of a sweep, while this call may; True once
+        none is left."""
         while self._pending:
-            if drawn == limit and limit:
+            if not self._afford():
                 return False
             region = self._queue[self._head]
             self._head = (self._head + 1) % _QUEUE_SIZE
             self._pending -= 1
-            drawn += 1
-            if region < _R_SLOT:
-                self._pile(game, region)
-            elif region < _R_PACK:
-                region -= _R_SLOT
-                self._slot(game, controls, region // 5, region % 5)
-            else:
-                self._pack(game, region - _R_PACK)
+            self._draw_region(game, controls, region)
+        while self._sweep < _R_COUNT:
+            region = self._sweep
+            if self._in_layout(region):
+                if not self._afford():
+                    return False
+                self._draw_region(game, controls, region)
+            self._sweep = region + 1
+        return True
+
+    def _in_layout(self, region):
+        if region < _R_FACE:
+            return region < self._piles
+        if region < _R_PACK:
+            return (region - _R_FACE) % 5 < self._slots
+        return True
+
+    def _draw_region(self, game, controls, region):
+        if region < _R_FACE:
+            self._pile(game, region)
+        elif region < _R_EDGES:
+            region -= _R_FACE
+            self._slot_face(game, controls, region // 5, region % 5)
+        elif region < _R_PACK:
+            region -= _R_EDGES
+            self._slot_edges(game, region // 5, region % 5)
+        else:
+            self._pack(game, region - _R_PACK)
+
+    def _draw_labels(self, controls, cpus):
+        """Each player's name and SPIT call where they changed; True once drawn."""
+        keys = self._keys
+        for player in (0, 1):
+            name = 1 if cpus[player] else 0
+            if keys[_K_NAME + player] != name:
+                if not self._afford():
+                    return False
+                self._draw_name(player, name)
+            called = 1 if controls.called[player] else 0
+            if keys[_K_CALL + player] != called:
+                if not self._afford():
+                    return False
+                self._draw_call(player, called)
         return True
 
     def _clear(self, screen):
-        self.display.fill(FELT)
+        """Start a new screen on a clear one (a strip a region when drawing a call at a
+        time); whatever the old screen still had to draw is dropped."""
         self.full_redraws += 1
         self._screen = screen
-        keys = self._keys
-        for i in range(_KEY_COUNT):
-            keys[i] = -1
+        if self.regions_per_call:
+            self._clear_row = 0
+        else:
+            self._clear_row = HEIGHT
+            self.display.fill(FELT)
+        self._keys[:] = _UNKNOWN_KEYS
         self._stacks[0] = self._stacks[1] = 0
+        self._pending = 0
+        self._sweep = _R_COUNT
+        self._message_at = 2 * WIDTH
+        self._message_text = ""  # the clear took it away
+        self._fresh = bool(self.regions_per_call)
+        self._steps = None
+        self._backdrop_due = True
+        self._drawn = {}
 
     def _set_word(self, word):
         self._word = word
@@ -664,29 +846,39 @@ class Renderer:
             self._text(self._called_text, CALL_X + 2, INFO_Y + 2, INK)
         self._end()
 
-    def _slot(self, game, controls, player, slot):
+    def _slot_face(self, game, controls, player, slot):
+        """A stock slot's top card, or its empty place, and the hand's highlight."""
         keys = self._keys
         cards = game.stock[player][slot]
         n = len(cards)
         selected = 64 if controls.hand[player] == slot else 0
         face = (cards[-1] if n else _EMPTY) | selected
+        k = _K_FACE + player * 5 + slot
+        if keys[k] == face:
+            return
+        keys[k] = face
         x = self._slot_x[slot]
         flip = player == 1
-        k = _K_FACE + player * 5 + slot
-        if keys[k] != face:
-            keys[k] = face
-            if n:
-                self._begin(self._face, x, STOCK_Y, flip, self._blank_face)
-                if selected:
-                    self._rect(x, STOCK_Y, FACE_W, MARGIN, HIGHLIGHT)
-                    self._rect(x, STOCK_Y + FACE_H - MARGIN, FACE_W, MARGIN, HIGHLIGHT)
-                    self._rect(x, STOCK_Y + MARGIN, MARGIN, CARD_H, HIGHLIGHT)
-                    self._rect(x + FACE_W - MARGIN, STOCK_Y + MARGIN, MARGIN, CARD_H, HIGHLIGHT)
-                self._stock_card(cards[-1], x + MARGIN, STOCK_Y + MARGIN)
-            else:
-                self._begin(self._face, x, STOCK_Y, flip, FELT)
-                self._empty_place(x + MARGIN, STOCK_Y + MARGIN)
-            self._end()
+        if n:
+            self._begin(self._face, x, STOCK_Y, flip, self._blank_face)
+            if selected:
+                self._rect(x, STOCK_Y, FACE_W, MARGIN, HIGHLIGHT)
+                self._rect(x, STOCK_Y + FACE_H - MARGIN, FACE_W, MARGIN, HIGHLIGHT)
+                self._rect(x, STOCK_Y + MARGIN, MARGIN, CARD_H, HIGHLIGHT)
+                self._rect(x + FACE_W - MARGIN, STOCK_Y + MARGIN, MARGIN, CARD_H, HIGHLIGHT)
+            self._stock_card(cards[-1], x + MARGIN, STOCK_Y + MARGIN)
+        else:
+            self._begin(self._face, x, STOCK_Y, flip, FELT)
+            self._empty_place(x + MARGIN, STOCK_Y + MARGIN)
+        self._end()
+
+    def _slot_edges(self, game, player, slot):
+        """The edges of the cards under a stock slot's top, to its right."""
+        keys = self._keys
+        cards = game.stock[player][slot]
+        n = len(cards)
+        x = self._slot_x[slot]
+        flip = player == 1
         under = n - 1 if n else 0
         if under > EDGES_MAX:
             under = EDGES_MAX
@@ -763,7 +955,8 @@ class Renderer:
         for i in range(low, high):
             self.display.show(stack_x(piles, pile, i), PILE_Y, STACK_STEP, CARD_H, column)
 
-    def _message(self, game, controls, done):
+    def _decide_message(self, game, controls, done):
+        """What the message row shows; a new message starts being drawn."""
         contest = controls.contest
         seen = self._seen
         if (
@@ -803,11 +996,42 @@ class Renderer:
             ink = WHITE
         else:
             text = self._prompts[key]
+        # The pieces to draw: those the old text or the new one reach into.
         x = (WIDTH - 8 * len(text)) // 2
-        for flip in (False, True):
-            self._begin(self._message_row, 0, MESSAGE_Y, flip, FELT)
-            self._text(text, x, MESSAGE_Y, ink)
-            self._end()
+        start = self._message_x
+        end = start + 8 * len(self._message_text)
+        if self._message_at < 2 * WIDTH and self._message_from < self._message_to:
+            # The old text was not all drawn: the pieces it had to cover still need it.
+            start = min(start, self._message_from) if start < end else self._message_from
+            end = max(end, self._message_to)
+        if start == end:  # nothing to cover but the new text
+            start = end = x
+        self._message_from = min(start, x)
+        self._message_to = max(end, x + 8 * len(text))
+        self._message_text = text
+        self._message_x = x
+        self._message_ink = ink
+        self._message_at = 0
+
+    def _draw_message(self):
+        """The message row's pieces still to draw while this call may: player 1's
+        copy, then player 2's."""
+        width = self._piece_width()
+        while self._message_at < 2 * WIDTH:
+            at = self._message_at
+            if _touches(self._message_from, self._message_to, at % WIDTH, width):
+                if not self._afford():
+                    return
+                self._text_row(
+                    at // WIDTH,
+                    self._message_text,
+                    self._message_x,
+                    MESSAGE_Y,
+                    self._message_ink,
+                    at % WIDTH,
+                    width,
+                )
+            self._message_at = at + width
 
     def _is_stuck(self, game):
         # Only an applied action changes the table: ask the rules once per action.
@@ -818,27 +1042,32 @@ class Renderer:
         return self._stuck
 
     # -- the other screens -------------------------------------------------------
+    #
+    # Each screen's drawing is a generator that yields after each region it draws, so
+    # that with ``regions_per_call`` set it can stop where the call's share ends and
+    # carry on at the next call, whatever values that call brings.
 
     def _static(self, screen, in_place, a, b=None, c=None, d=None, e=None):
         """Start drawing ``screen`` from the values ``a`` to ``e``; False when it
-        already shows exactly those values (checked without allocating, so a game
-        loop may call a screen on every pass).
+        already shows, or is drawing, exactly those values (checked without
+        allocating, so a game loop may call a screen on every pass).
 
         A screen drawn ``in_place`` redraws its rows over themselves when its values
         change (the settings cursor, who is ready, the countdown); any other change
         starts from a clear screen, so nothing of the old one is left over."""
         shown = self._shown
         if (
+            # ``is`` first: most values come again as the same objects, and a call
+            # costs tens of microseconds on the chip.
             self._screen == screen
-            and _same(shown[0], a)
-            and _same(shown[1], b)
-            and _same(shown[2], c)
-            and _same(shown[3], d)
-            and _same(shown[4], e)
+            and (shown[0] is a or _same(shown[0], a))
+            and (shown[1] is b or _same(shown[1], b))
+            and (shown[2] is c or _same(shown[2], c))
+            and (shown[3] is d or _same(shown[3], d))
+            and (shown[4] is e or _same(shown[4], e))
         ):
             return False
-        self._screen_new = self._screen != screen or not in_place
-        if self._screen_new:
+        if self._screen != screen or not in_place:
             self._clear(screen)
         # Copies: a caller may change its list in place (controls.called, match.wins).
         shown[0] = _kept(a)
@@ -846,50 +1075,110 @@ class Renderer:
         shown[2] = _kept(c)
         shown[3] = _kept(d)
         shown[4] = _kept(e)
+        self._fresh = bool(self.regions_per_call)
         return True
 
+    def _row_pieces(self, player, y):
+        """What each piece of a static screen's row shows (None: bare felt). New
+        values redraw only the pieces that changed, so that a screen whose values
+        change every few passes (the self-test's ages) still gets to its last rows.
+        A list a row, not an entry a piece: the heap may hold no big free block."""
+        row = player << 8 | y
+        pieces = self._drawn.get(row)
+        if pieces is None:
+            pieces = self._drawn[row] = [None] * (WIDTH // _PIECE_W)
+        return pieces
+
+    def _draw_steps(self):
+        """The static screen's clear, then its steps, while this call may draw."""
+        steps = self._steps
+        if steps is None:
+            return
+        self._start_call()
+        if self._fresh:
+            # The call that took new values has spent its share comparing and copying.
+            self._fresh = False
+            self.busy = True
+            return
+        if not self._clear_strips():
+            return
+        while self._afford():
+            try:
+                next(steps)
+            except StopIteration:
+                self._steps = None
+                return
+
     def _line(self, player, text, y, ink, scale=1, x=-1, chars=0):
-        """A row of text on ``player``'s half, ``y`` as player 1 sees theirs.
+        """Steps drawing a row of text on ``player``'s half, ``y`` as player 1 sees
+        theirs.
 
         Scale-1 rows span the screen, so a new text covers the old; bigger text
         gets a window ``chars`` characters wide (at least the text's own width)."""
-        width = 8 * len(text) * scale
-        if scale == 1:
-            view = self._message_row
-            wx = 0
-        else:
-            window = 8 * max(len(text), chars) * scale
-            view = self._view(window, 8 * scale)
-            wx = (WIDTH - window) // 2
         if x < 0:
-            x = (WIDTH - width) // 2
-        self._begin(view, wx, y, player == 1, FELT)
+            x = (WIDTH - 8 * len(text) * scale) // 2
         if scale == 1:
-            self._text(text, x, y, ink)
-        else:
-            self._big(text, x, y, scale, ink)
-        self._end()
+            yield from self._pieces(player, text, x, y, ink)
+            return
+        if scale not in self._spreads:
+            self._spread(scale)
+            yield
+        window = 8 * max(len(text), chars) * scale
+        wx = (WIDTH - window) // 2
+        rows = 1 if self.regions_per_call else 8  # glyph rows a window
+        view = self._view(window, rows * scale)
+        for first in range(0, 8, rows):
+            self._begin(view, wx, y + first * scale, False, FELT)
+            self._big(text, x - wx, scale, ink, first, first + rows)
+            if player == 1:
+                self._turn_window()
+            self._end()
+            yield
+
+    def _pieces(self, player, text, x, y, ink):
+        """Steps drawing the pieces of a scale-1 row that show something, or showed
+        something before (a piece of bare felt stays as it is)."""
+        width = self._piece_width()
+        end = x + 8 * len(text)
+        content = (text, ink, x)
+        pieces = self._row_pieces(player, y)
+        for left in range(0, WIDTH, width):
+            was = pieces[left // width]
+            if was == content:
+                continue
+            pieces[left // width] = content
+            if _touches(x, end, left, width) or (
+                was is not None and _touches(was[2], was[2] + 8 * len(was[0]), left, width)
+            ):
+                self._text_row(player, text, x, y, ink, left, width)
+                yield
 
     def _both(self, text, y, ink, scale=1):
-        self._line(0, text, y, ink, scale)
-        self._line(1, text, y, ink, scale)
+        yield from self._line(0, text, y, ink, scale)
+        yield from self._line(1, text, y, ink, scale)
 
     def title(self, word, seed):
         """The title: the game's name, "press SPIT" and the match seed."""
-        if not self._static(_TITLE, False, word, seed):
-            return
-        self._both(word, HALF_Y + 8, HIGHLIGHT, BIG_TEXT_SCALE)
-        self._both("press " + word, HALF_Y + 56, WHITE)
-        self._both("seed %d" % seed, HALF_Y + 56 + 2 * ROW_PITCH, DIM)
+        if self._static(_TITLE, False, word, seed):
+            self._steps = self._title(word, seed)
+        self._draw_steps()
+
+    def _title(self, word, seed):
+        yield from self._both(word, HALF_Y + 8, HIGHLIGHT, BIG_TEXT_SCALE)
+        yield from self._both("press " + word, HALF_Y + 56, WHITE)
+        yield from self._both("seed %d" % seed, HALF_Y + 56 + 2 * ROW_PITCH, DIM)
 
     def settings(self, rows, cursor):
         """The settings menu: ``rows`` of ``(name, value)`` with the cursor on row
         ``cursor``; the rows around the cursor show when they do not all fit."""
-        if not self._static(_SETTINGS, True, rows, cursor):
-            return
+        if self._static(_SETTINGS, True, rows, cursor):
+            self._steps = self._settings(rows, cursor)
+        self._draw_steps()
+
+    def _settings(self, rows, cursor):
         first = min(max(0, cursor - SETTINGS_ROWS // 2), max(0, len(rows) - SETTINGS_ROWS))
         for player in (0, 1):
-            self._line(player, "settings", HALF_Y, HIGHLIGHT)
+            yield from self._line(player, "settings", HALF_Y, HIGHLIGHT)
             for i in range(SETTINGS_ROWS):
                 index = first + i
                 text = ""
@@ -899,36 +1188,42 @@ class Renderer:
                     mark = ">" if index == cursor else " "
                     text = "%s %-12s %s" % (mark, name, value)
                     ink = HIGHLIGHT if index == cursor else WHITE
-                self._line(player, text, HALF_Y + 14 + i * SETTINGS_PITCH, ink, 1, 48)
+                yield from self._line(player, text, HALF_Y + 14 + i * SETTINGS_PITCH, ink, 1, 48)
 
     def ready(self, word, ready_flags, cpu_seats=(False, False), hint=""):
         """Before a round: each player presses SPIT; who is ready shows on both halves,
         with a ``hint`` line under it (how quick play works, when it is on)."""
-        if not self._static(_READY, True, word, ready_flags, cpu_seats, hint):
-            return
+        if self._static(_READY, True, word, ready_flags, cpu_seats, hint):
+            self._steps = self._ready(word, ready_flags, cpu_seats, hint)
+        self._draw_steps()
+
+    def _ready(self, word, ready_flags, cpu_seats, hint):
         for player in (0, 1):
             other = 1 - player
-            self._line(player, _name(player, cpu_seats), HALF_Y + 8, WHITE, 2, -1, 6)
+            yield from self._line(player, _name(player, cpu_seats), HALF_Y + 8, WHITE, 2, -1, 6)
             if ready_flags[player]:
-                self._line(player, "ready!", HALF_Y + 40, HIGHLIGHT)
+                yield from self._line(player, "ready!", HALF_Y + 40, HIGHLIGHT)
             else:
-                self._line(player, "press " + word, HALF_Y + 40, HIGHLIGHT)
+                yield from self._line(player, "press " + word, HALF_Y + 40, HIGHLIGHT)
             state = "ready" if ready_flags[other] else "waiting"
-            self._line(player, _name(other, cpu_seats) + " " + state, HALF_Y + 64, DIM)
-            self._line(player, hint, HALF_Y + 88, DIM)
+            yield from self._line(player, _name(other, cpu_seats) + " " + state, HALF_Y + 64, DIM)
+            yield from self._line(player, hint, HALF_Y + 88, DIM)
 
     def countdown(self, n):
         """3, 2, 1: a big digit on each half."""
-        if not self._static(_COUNTDOWN, True, n):
-            return
-        self._both(str(n), HALF_Y + 20, HIGHLIGHT, COUNTDOWN_SCALE)
+        if self._static(_COUNTDOWN, True, n):
+            self._steps = self._both(str(n), HALF_Y + 20, HIGHLIGHT, COUNTDOWN_SCALE)
+        self._draw_steps()
 
     def round_result(self, end, margin="", cpu_seats=(False, False), reactions=()):
         """After a round: ``end`` is the ``rules.RoundEnd`` (who cleared, who slapped,
         the cards each took from the middle and holds now); ``margin`` the slap's
         banner text; ``reactions`` a line per person on their reaction times."""
-        if not self._static(_ROUND, False, end, margin, cpu_seats, reactions):
-            return
+        if self._static(_ROUND, False, end, margin, cpu_seats, reactions):
+            self._steps = self._round_result(end, margin, cpu_seats, reactions)
+        self._draw_steps()
+
+    def _round_result(self, end, margin, cpu_seats, reactions):
         if end.cleared >= 0:
             how = _name(end.cleared, cpu_seats) + " cleared the stock"
         else:
@@ -942,43 +1237,62 @@ class Renderer:
                 "%s took %d, holds %d"
                 % (_name(player, cpu_seats), end.took[player], end.held[player])
             )
-        self._rows(rows + list(reactions))
+        yield from self._rows(rows + list(reactions))
 
     def game_over(self, winner, reason, games, cpu_seats=(False, False), seed=-1):
         """A game won: the winner, why (``Outcome.reason``), games won by each player,
         and the match's seed (which deals the same games again)."""
-        if not self._static(_GAME_OVER, False, winner, reason, games, cpu_seats, seed):
-            return
-        self._both(NAMES[winner] + " WINS", HALF_Y + 4, HIGHLIGHT, 3)
+        if self._static(_GAME_OVER, False, winner, reason, games, cpu_seats, seed):
+            self._steps = self._game_over(winner, reason, games, cpu_seats, seed)
+        self._draw_steps()
+
+    def _game_over(self, winner, reason, games, cpu_seats, seed):
+        yield from self._both(NAMES[winner] + " WINS", HALF_Y + 4, HIGHLIGHT, 3)
         rows = [_name(winner, cpu_seats) + ": " + reason, _score(games, cpu_seats)]
-        self._rows(rows + _seed_row(seed), 3)
+        yield from self._rows(rows + _seed_row(seed), 3)
 
     def match_result(self, winner, games, cpu_seats=(False, False), reactions=(), seed=-1):
         """The match won: the winner, the games score, a line per person on their
         reaction times, and the match's seed."""
-        if not self._static(_MATCH, False, winner, games, cpu_seats, reactions, seed):
-            return
-        self._both(NAMES[winner] + " WINS", HALF_Y + 4, HIGHLIGHT, 3)
+        if self._static(_MATCH, False, winner, games, cpu_seats, reactions, seed):
+            self._steps = self._match_result(winner, games, cpu_seats, reactions, seed)
+        self._draw_steps()
+
+    def _match_result(self, winner, games, cpu_seats, reactions, seed):
+        yield from self._both(NAMES[winner] + " WINS", HALF_Y + 4, HIGHLIGHT, 3)
         rows = [_name(winner, cpu_seats) + " wins the match", _score(games, cpu_seats)]
-        self._rows(rows + list(reactions) + _seed_row(seed), 3)
+        yield from self._rows(rows + list(reactions) + _seed_row(seed), 3)
 
     def error(self, message):
         """Something went wrong: the message, wrapped, on both halves."""
-        if not self._static(_ERROR, False, message):
-            return
-        lines = wrap(message, ERROR_COLUMNS)[:ERROR_ROWS]
-        self._rows(["error"] + lines)
+        if self._static(_ERROR, False, message):
+            self._steps = self._error(message)
+        self._draw_steps()
+
+    def _error(self, message):
+        yield from self._both("error", HALF_Y + 4, HIGHLIGHT)
+        row = 1
+        for line in _wrapped(message, ERROR_COLUMNS):
+            if row > ERROR_ROWS:
+                return
+            yield  # wrapping the line was this call's share
+            yield from self._both(line, HALF_Y + 4 + row * ROW_PITCH, WHITE)
+            row += 1
 
     def self_test(self, presses, ages, bins, lines=()):
         """The self-test: every button's press count (``presses[button_id]``) and the
         time since its last press (``ages[button_id]``, text) on its player's half,
         colour bars across the middle, a colour mark in each corner, the tie-window
         calibration's histogram (``bins``: pairs per bin) and two ``lines`` of text."""
-        if not self._static(_SELF_TEST, True, presses, ages, bins, lines):
-            return
-        if self._screen_new:
-            self._bars()
-            self._corners()
+        if self._static(_SELF_TEST, True, presses, ages, bins, lines):
+            self._steps = self._self_test(presses, ages, bins, lines)
+        self._draw_steps()
+
+    def _self_test(self, presses, ages, bins, lines):
+        if self._backdrop_due:
+            yield from self._bars()
+            yield from self._corners()
+            self._backdrop_due = False
         for player in (0, 1):
             names = ""
             counts = ""
@@ -987,50 +1301,65 @@ class Renderer:
                 names += "%-5s" % KEY_NAMES[button]
                 counts += "%-5d" % presses[player * KEYS_PER_PLAYER + button]
                 times += "%-5s" % ages[player * KEYS_PER_PLAYER + button]
-            self._line(player, names, HALF_Y + 10, HIGHLIGHT, 1, 0)
-            self._line(player, counts, HALF_Y + 22, WHITE, 1, 0)
-            self._line(player, times, HALF_Y + 34, DIM, 1, 0)
-            self._histogram(player, bins)
+            yield from self._line(player, names, HALF_Y + 10, HIGHLIGHT, 1, 0)
+            yield from self._line(player, counts, HALF_Y + 22, WHITE, 1, 0)
+            yield from self._line(player, times, HALF_Y + 34, DIM, 1, 0)
+            yield from self._histogram(player, bins)
             for i in range(2):
                 text = lines[i] if i < len(lines) else ""
-                self._line(player, text, HALF_Y + 84 + i * ROW_PITCH, WHITE)
+                yield from self._line(player, text, HALF_Y + 84 + i * ROW_PITCH, WHITE)
 
     def _corners(self):
         """Red top left, green top right, blue bottom left, white bottom right, as
         player 1 sees the screen: a panel turned or mirrored, or with red and blue
         swapped, shows them elsewhere."""
-        for row in (0, 1):
-            y = row * (HEIGHT - MESSAGE_H)
-            self._begin(self._message_row, 0, y, False, FELT)
-            self._rect(0, y, MESSAGE_H, MESSAGE_H, CORNER_MARKS[2 * row])
-            self._rect(WIDTH - MESSAGE_H, y, MESSAGE_H, MESSAGE_H, CORNER_MARKS[2 * row + 1])
+        mark = self._view(MESSAGE_H, MESSAGE_H)
+        for i, c in enumerate(CORNER_MARKS):
+            self._begin(mark, i % 2 * (WIDTH - MESSAGE_H), i // 2 * (HEIGHT - MESSAGE_H), False, c)
             self._end()
+            yield
 
     def _bars(self):
         width = WIDTH // len(COLOUR_BARS)
-        for y in range(BARS_Y, BARS_Y + BARS_H, MESSAGE_H):
-            self._begin(self._message_row, 0, y, False, FELT)
-            for i, c in enumerate(COLOUR_BARS):
-                self._rect(i * width, BARS_Y, width, BARS_H, c)
+        bar = self._view(width, BARS_H)
+        for i, c in enumerate(COLOUR_BARS):
+            self._begin(bar, i * width, BARS_Y, False, c)
             self._end()
+            yield
 
     def _histogram(self, player, bins):
         """Bars as tall as their share of the fullest bin, in rows of 8 pixels."""
         most = max(bins) if bins else 0
         width = WIDTH // len(bins) if bins else WIDTH
+        piece = self._piece_width()
+        content = tuple(bins)
         for y in range(HISTOGRAM_Y, HISTOGRAM_Y + HISTOGRAM_H, MESSAGE_H):
-            self._begin(self._message_row, 0, y, player == 1, FELT)
-            for i, count in enumerate(bins):
-                height = count * HISTOGRAM_H // most if most else 0
-                top = HISTOGRAM_Y + HISTOGRAM_H - height
-                self._rect(i * width + 1, top, width - 2, height, DIM)
-            self._end()
+            pieces = self._row_pieces(player, y)
+            for left in range(0, WIDTH, piece):
+                if pieces[left // piece] == content:
+                    continue
+                pieces[left // piece] = content
+                self._begin(
+                    self._row_piece if piece < WIDTH else self._message_row,
+                    left,
+                    y,
+                    player == 1,
+                    FELT,
+                )
+                # Only the bins whose bars reach into this piece.
+                for i in range(left // width, min(len(bins), (left + piece - 1) // width + 1)):
+                    height = bins[i] * HISTOGRAM_H // most if most else 0
+                    top = HISTOGRAM_Y + HISTOGRAM_H - height
+                    self._rect(i * width + 1, top, width - 2, height, DIM)
+                self._end()
+                yield
 
     def _rows(self, rows, first=0):
         """Rows of text from row ``first`` down; a heading (row 0) is highlighted."""
         for i, text in enumerate(rows):
             row = first + i
-            self._both(text, HALF_Y + 4 + row * ROW_PITCH, HIGHLIGHT if row == 0 else WHITE)
+            ink = HIGHLIGHT if row == 0 else WHITE
+            yield from self._both(text, HALF_Y + 4 + row * ROW_PITCH, ink)
 
 
 _SEQUENCES = (list, tuple)  # built once: a tuple written in a call would be allocated
@@ -1042,10 +1371,11 @@ def _is_sequence(value):
 
 def _same(kept, value):
     """``value`` equals what ``_kept`` made of the value shown, item by item for a
-    sequence (a list and the tuple kept of it are equal here)."""
-    if not _is_sequence(value):
-        return not _is_sequence(kept) and kept == value
-    if not _is_sequence(kept) or len(kept) != len(value):
+    sequence (a list and a tuple of the same items are equal here)."""
+    # Most calls: the same object again, or a copy of the same types, compared in C.
+    if kept is value or kept == value:
+        return True
+    if not _is_sequence(value) or not _is_sequence(kept) or len(kept) != len(value):
         return False
     i = 0  # a loop, not all(): a generator would be allocated
     while i < len(value) and _same(kept[i], value[i]):
@@ -1054,8 +1384,11 @@ def _same(kept, value):
 
 
 def _kept(value):
-    """A value to compare later calls with: sequences copied, deeply."""
-    if _is_sequence(value):
+    """A value to compare later calls with: sequences copied deeply, each keeping its
+    type, so that comparing it with an unchanged value is one ``==`` in C."""
+    if isinstance(value, list):
+        return [_kept(item) for item in value]
+    if isinstance(value, tuple):
         return tuple(_kept(item) for item in value)
     return value
 

@@ -133,6 +133,27 @@ class RoundEnd:
         self.held = held
 
 
+_plans = {}  # pile sizes -> their deal plan
+
+
+def _deal_plan(sizes):
+    """Where a hand's cards go, dealt in rows as at the table (one card on every pile
+    still short): per stock slot, the positions in the hand of its cards, bottom to
+    top; last, how many cards the stock takes. Worked out once per layout."""
+    plan = _plans.get(sizes)
+    if plan is None:
+        slots = [[] for _ in sizes]
+        dealt = 0
+        for row in range(max(sizes)):
+            for slot in range(len(sizes)):
+                if sizes[slot] > row:
+                    slots[slot].append(dealt)
+                    dealt += 1
+        plan = [bytes(positions) for positions in slots] + [dealt]
+        _plans[sizes] = plan
+    return plan
+
+
 class Game:
     """One game of Spit, from the deal to a player out of cards.
 
@@ -160,6 +181,8 @@ class Game:
         self.last_round = None
         self._outcome = None
         self.history = []
+        self._stuck = False
+        self._stuck_at = -1  # the history length ``_stuck`` was worked out at
         if hands is None:
             deck = list(range(DECK_SIZE))
             self.rng.shuffle(deck)
@@ -273,14 +296,20 @@ class Game:
         """Nobody can move: time to spit, or, with nothing left to spit, to slap."""
         if self.phase != PHASE_PLAY:
             return False
-        ranks = fitting_ranks(self.middle)
-        stock = self.stock
-        return not (
-            can_play(stock[0], ranks)
-            or can_play(stock[1], ranks)
-            or self._can_dig(0)
-            or self._can_dig(1)
-        )
+        # Only an applied action changes the table, and the controls, the CPU seats and
+        # the screen all ask after each one: the answer is worked out once per action.
+        done = len(self.history)
+        if done != self._stuck_at:
+            ranks = fitting_ranks(self.middle)
+            stock = self.stock
+            self._stuck = not (
+                can_play(stock[0], ranks)
+                or can_play(stock[1], ranks)
+                or self._can_dig(0)
+                or self._can_dig(1)
+            )
+            self._stuck_at = done
+        return self._stuck
 
     def _can_dig(self, player):
         if self.options.stack == "on":
@@ -540,12 +569,13 @@ class Game:
         return takes
 
     def _end_round(self, takes, cleared, slapper):
-        left = [self.held(0), self.held(1)]
+        left = [0, 0]  # what each held: their hand less what they took
         hands = []
         for player in (0, 1):
             hand = takes[player] + self.pack[player]
             for cards in self.stock[player]:
                 hand += cards
+            left[player] = len(hand) - len(takes[player])
             self.rng.shuffle(hand)
             hands.append(hand)
         self.last_round = RoundEnd(
@@ -572,21 +602,18 @@ class Game:
         return Outcome(out[0], OUT_OF_CARDS) if out else None
 
     def _start_round(self, hands):
-        sizes = self.options.pile_sizes
+        plan = _deal_plan(self.options.pile_sizes)
         for player in (0, 1):
             hand = hands[player]
+            n = len(hand)
             piles = self.stock[player]
-            for cards in piles:
-                cards.clear()
-            dealt = 0
-            # Deal in rows, as at the table: one card on every pile still short.
-            for row in range(max(sizes)):
-                for slot in range(self.slots):
-                    if sizes[slot] > row and dealt < len(hand):
-                        piles[slot].append(hand[dealt])
-                        dealt += 1
-            self.face_up[player] = [1 if cards else 0 for cards in piles]
-            pack = hand[dealt:]
+            up = self.face_up[player]
+            for slot in range(self.slots):
+                cards = piles[slot]
+                # The plan's positions rise, so a short hand deals a prefix of them.
+                cards[:] = [hand[i] for i in plan[slot] if i < n]
+                up[slot] = 1 if cards else 0
+            pack = hand[plan[-1] :]
             pack.reverse()
             self.pack[player] = pack
         two = self.options.middle == "two" and self.pack[0] and self.pack[1]

@@ -20,12 +20,13 @@ NEXT_GAME_US = const(5_000_000)
 
 class Session:
     """Constructor: ``Session(options, seed, levels=(None, None), listener=None,
-    on_game_over=None, arbiter=None, countdown_us=0, wins=None)``; ``levels`` names the
+    on_game_over=None, arbiter=None, countdown_us=0, wins=None, pace=None)``; ``levels`` names the
     CPU level of each seat the device plays (None for a person), ``listener`` gets the
     controls' events and ``on_game_over(game, match)`` is called once per finished game.
     Every game's table uses ``arbiter`` (the device's, which lives from power-on; a new
     one otherwise), so the tie priority carries across games and matches. Each round
-    opens ``countdown_us`` after both have called; ``wins`` resumes a match's tally.
+    opens ``countdown_us`` after both have called; ``wins`` resumes a match's tally;
+    ``pace`` (a ``spit.pace.Pace``) lets the CPU seats wait when a pass runs late.
     Attributes: ``match``, ``table`` (the current game's), ``arbiter``."""
 
     def __init__(
@@ -38,8 +39,10 @@ class Session:
         arbiter=None,
         countdown_us=0,
         wins=None,
+        pace=None,
     ):
         self.arbiter = arbiter or Arbiter()
+        self.pace = pace
         self.countdown_us = countdown_us
         self.match = Match(options, seed, wins)
         self.levels = levels
@@ -77,6 +80,6 @@ class Session:
     def lay_out(self, game, cpus=(None, None)):
         """Play ``game`` as the match's next game, the seats in ``cpus`` played by the
         CPU (a replay lays out a transcript's deal, with nobody but the buttons)."""
-        self.table = Table(game, self.listener, cpus, self.arbiter)
+        self.table = Table(game, self.listener, cpus, self.arbiter, self.pace)
         self.table.controls.countdown_us = self.countdown_us
         self._over_at = -1

@@ -11,21 +11,31 @@ known and committed. So a press made before a deadline always beats the deadline
 although it is committed a settle window later.
 """
 
+from micropython import const
+
 from spit.arbiter import Arbiter
 from spit.controls import Controls
 from spit.keys import button_id
+from spit.pace import Pace
 from spit.rules import SPIT_ACTION
 from spit.ticks import ticks_add, ticks_diff
 
+_FAR_MS = const(60_000)  # a settled table with no action planned looks again this late
+# A glance (up to about 1 ms on the Pico) starts only this early in a pass, or in the
+# pass after one that was too late; a look is a few glances, in one pass or over several.
+_GLANCE_BEFORE_US = const(700)
+
 
 class Table:
-    """Constructor: ``Table(game, listener=None, cpus=(None, None), arbiter=None)``;
-    ``cpus`` holds a ``Cpu`` for each seat the device plays, ``listener`` gets the
-    controls' events; pass the device's ``arbiter``, which outlives the game (a new
-    one otherwise). Attributes: ``game``, ``arbiter``, ``controls``."""
+    """Constructor: ``Table(game, listener=None, cpus=(None, None), arbiter=None,
+    pace=None)``; ``cpus`` holds a ``Cpu`` for each seat the device plays, ``listener``
+    gets the controls' events; pass the device's ``arbiter``, which outlives the game (a
+    new one otherwise), and its ``pace``: the CPU seats glance at the table only while
+    the pass has time. Attributes: ``game``, ``arbiter``, ``controls``."""
 
-    def __init__(self, game, listener=None, cpus=(None, None), arbiter=None):
+    def __init__(self, game, listener=None, cpus=(None, None), arbiter=None, pace=None):
         self.game = game
+        self.pace = pace or Pace()
         self.arbiter = arbiter or Arbiter()
         self.controls = Controls(game, listener)
         self.cpus = cpus
@@ -36,6 +46,11 @@ class Table:
         self._ms = 0  # the CPU seats' clock, in ms
         self._last_us = -1
         self._first = 0  # the seat that may look first in the next pass, flipped each pass
+        # While nothing can happen at the CPU seats: the history length they have both
+        # finished looking at (-1: not settled), and the first time a planned action is due.
+        self._settled = -1
+        self._wake = 0
+        self._held_over = False  # the last pass was too late to glance
 
     def touch(self, button, t):
         """A press of ``button`` at ``t`` (ticks_us), debounced, in any order."""
@@ -55,26 +70,53 @@ class Table:
         whole_ms = ticks_diff(now, self._last_us) // 1000
         self._ms = ticks_add(self._ms, whole_ms)
         self._last_us = ticks_add(self._last_us, whole_ms * 1000)
-        game = self.game
-        seen = len(game.history)
-        # One look a pass at most, the seats taking turns to go first: a look costs
-        # milliseconds on the Pico, and two in one pass would hold up the loop.
+        # Glances while the pass has time, the seats taking turns to go first, and none
+        # in a pass where a CPU presses: each costs up to a millisecond on the Pico.
         self._first = 1 - self._first
-        looked = False
-        for turn in (0, 1):
-            cpu = self.cpus[self._first ^ turn]
-            if cpu is None:
-                continue
-            if self._seen[cpu.seat] != seen and not looked:
-                self._seen[cpu.seat] = seen
-                cpu.look(game, self._ms)
-                looked = True
-            if cpu.action is None or ticks_diff(self._ms, cpu.due) < 0:
-                continue
-            action = cpu.action
-            cpu.done()
-            self._seen[cpu.seat] = -1
-            if action == SPIT_ACTION and not cpu.wants_spit(game):
-                continue  # the table moved on since the CPU reached for SPIT: no call
-            for key in self.controls.presses_for(cpu.seat, action) or ():
-                self.arbiter.add(button_id(cpu.seat, key), now)
+        if self._settled == len(self.game.history) and ticks_diff(self._ms, self._wake) < 0:
+            return  # most passes: both seats are waiting for their reactions
+        first = self.cpus[self._first]
+        second = self.cpus[1 - self._first]
+        if self._act(first, now) or self._act(second, now):
+            return
+        if not self.pace.within(_GLANCE_BEFORE_US) and not self._held_over:
+            self._held_over = True  # a glance waits one pass at most
+            return
+        self._held_over = False
+        while self._glance(first) or self._glance(second):
+            if not self.pace.within(_GLANCE_BEFORE_US):
+                return
+        self._settle()
+
+    def _settle(self):
+        """Both seats have looked at this table: note when the first of them acts."""
+        self._settled = len(self.game.history)
+        wake = ticks_add(self._ms, _FAR_MS)
+        for cpu in self.cpus:
+            if cpu is not None and cpu.action is not None and ticks_diff(cpu.due, wake) < 0:
+                wake = cpu.due
+        self._wake = wake
+
+    def _act(self, cpu, now):
+        """Press the buttons of ``cpu``'s planned action if it is due; True if it was."""
+        if cpu is None or cpu.action is None or ticks_diff(self._ms, cpu.due) < 0:
+            return False
+        action = cpu.action
+        self._settled = -1
+        cpu.done()
+        self._seen[cpu.seat] = -1
+        if action == SPIT_ACTION and not cpu.wants_spit(self.game):
+            return True  # the table moved on since the CPU reached for SPIT: no call
+        for key in self.controls.presses_for(cpu.seat, action) or ():
+            self.arbiter.add(button_id(cpu.seat, key), now)
+        return True
+
+    def _glance(self, cpu):
+        """Go on with ``cpu``'s look, or begin one if the table changed since its last;
+        True if it glanced."""
+        seen = len(self.game.history)
+        if cpu is None or not (cpu.looking() or self._seen[cpu.seat] != seen):
+            return False
+        self._seen[cpu.seat] = seen
+        cpu.glance(self.game, self._ms)
+        return True

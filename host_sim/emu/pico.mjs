@@ -79,6 +79,21 @@ export class Pico {
     this.cdc.onSerialData = (bytes) => {
       for (const byte of bytes) this.console.push(byte);
     };
+    // A USB host sends on the console's OUT endpoint only when it has bytes to send;
+    // until then the armed endpoint NAKs in hardware and the CPU hears nothing.
+    // rp2040js's USBCDC answers every read at once, with zero bytes when it has none,
+    // which would keep TinyUSB busy with empty transfers (MicroPython's rp2 port runs
+    // its task every tenth backward jump or return of the bytecode): the read waits.
+    const answerRead = rp2040.usbCtrl.onEndpointRead;
+    this.waitingRead = null;
+    this.answerRead = answerRead;
+    rp2040.usbCtrl.onEndpointRead = (endpoint, size) => {
+      if (endpoint === this.cdc.outEndpoint && this.cdc.txFIFO.itemCount === 0) {
+        this.waitingRead = [endpoint, size];
+      } else {
+        answerRead(endpoint, size);
+      }
+    };
 
     this.spiLog = [];
     this.logSpi = logSpi;
@@ -131,6 +146,11 @@ export class Pico {
   feedConsole() {
     const fifo = this.cdc.txFIFO;
     while (this.toDevice.length && fifo.itemCount < CDC_FIFO) fifo.push(this.toDevice.shift());
+    if (this.waitingRead && fifo.itemCount) {
+      const [endpoint, size] = this.waitingRead;
+      this.waitingRead = null;
+      this.answerRead(endpoint, size);
+    }
   }
 
   takeConsole() {
@@ -155,9 +175,13 @@ export class Pico {
           this.pio.advance(1);
           continue;
         }
+        // Bytes for the console go out before the sleep is skipped: they are what
+        // wakes a board waiting at its REPL. And what it printed may be what the caller
+        // waits for.
+        if (this.connected && this.toDevice.length) this.feedConsole();
+        if (stop && stop()) return true;
         const next = clock.nextAlarm ? clock.nextAlarm.nanos : untilNs;
         clock.tick(Math.max(0, Math.min(next, untilNs) - clock.nanos));
-        if (this.connected && this.toDevice.length) this.feedConsole();
         continue;
       }
       const cycles = core.executeInstruction();

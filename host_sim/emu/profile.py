@@ -3,10 +3,12 @@
 ``profile_pass(pico)`` boots the device as ``main.py`` does (``boot()``: the real
 display on SPI0 at 62.5 MHz, the PIO capture, the buzzer, the saved data), starts a
 CPU-against-CPU match (both seats at ``lightning``) and runs ``Handheld.step`` pass after
-pass, as the main loop does. Each pass is timed with ``ticks_us`` on the chip; the game
-clock handed to ``step`` runs ahead of the chip's by ``_SKIP_US`` a pass, so a whole
-round plays in a few emulated seconds (more happens per pass, never less: the figures
-err on the slow side).
+pass, as the main loop does: the match's ready screen and countdown, a whole round, the
+round result, the next ready screen and countdown, and ``_TAIL_PASSES`` passes of the
+next round's play. Each pass is timed with ``ticks_us`` on the chip; the game clock
+handed to ``step`` runs ahead of the chip's by ``_SKIP_US`` a pass, so a whole round
+plays in a few emulated seconds (more happens per pass, never less: the figures err on
+the slow side).
 
 With ``stages=True`` every stage's functions are wrapped and their time is booked to
 the innermost stage running (exclusive times; the rest of the pass, the game flow
@@ -22,13 +24,15 @@ between the stages, is ``flow``):
 - ``spi``: ``Display.show`` and ``fill`` (window commands and pixels on SPI0).
 
 The wrappers cost time themselves (a call through ``*args``), so the pass figures come
-from a separate run with only ``Cpu.look`` timed (``stages=False``). Either run also
-reports the largest ``Cpu.look``, and the heap: collections during play (a pass after
-which ``gc.mem_alloc()`` fell while the game stayed in play) and the bytes allocated by
-passes in play. ``pass_max_us`` is the slowest pass of all, screen changes between
-rounds included (a full clear, the save and the collection of ``Handheld._break``);
-``play_pass_max_us`` the slowest pass that began and ended in play (``worst_play_pass``
-its stages), and ``play_pass_median_us`` their median.
+from a separate run with only ``Cpu.glance`` timed (``stages=False``). Either run also
+reports the longest glance (a CPU seat's look goes on over passes, a glance a pass),
+and the heap: collections during play (a pass after which ``gc.mem_alloc()`` fell while
+the game stayed in play) and the bytes allocated by passes in play. ``pass_max_us`` is
+the slowest pass of all, screen changes between rounds included, but not the breaks:
+``break_pass_max_us`` is the slowest pass given to ``Handheld._break`` (the save when
+the saved data changed, a finished game's transcript, and the garbage collection),
+``breaks`` how many there were. ``play_pass_max_us`` is the slowest pass that began and
+ended in play (``worst_play_pass`` its stages), and ``play_pass_median_us`` their median.
 
 ``press_to_commit(pico)`` plays player 1 against the CPU on the chip's own clock: the
 emulator presses SPIT on the ready screen, then card and pile buttons through the first
@@ -40,20 +44,19 @@ seconds of play, and the board notes when ``Controls.press`` receives each press
 import ast
 
 from host_sim.emu.board import BOOT_US, EmulatedPico
-from host_sim.emu.fs_image import board_files
-from host_sim.micropython_vm import FIRMWARE
+from host_sim.emu.fs_image import board_files, compiled
 
 STAGES = ("flow", "drain", "debounce", "arbiter", "controls", "rules", "cpu", "render", "spi")
 _SKIP_US = 25_000
 _LEVEL = "lightning"
 _ROUNDS = 1
+_TAIL_PASSES = 150
 _MAX_PASSES = 1_500
-_BOARD_MAIN = "devicemain.py"
 
 _PROGRAM = """
 import gc, time
 from array import array
-from devicemain import boot
+from device import boot
 from drivers.debounce import Debouncer
 from drivers.display import Display
 from spit.arbiter import Arbiter
@@ -64,9 +67,10 @@ from spit.rules import Game, PHASE_PLAY
 from spit.table import Table
 
 STAGES = %(stages)r
+_TAIL_PASSES = %(tail)d
 spent = array("i", [0] * len(STAGES))
 current = [0]
-looks = [0, 0]  # the longest look, and how many
+looks = [0, 0]  # the longest glance, and how many
 
 
 def timed(fn, stage):
@@ -84,15 +88,15 @@ def timed(fn, stage):
     return timed_call
 
 
-def timed_look(fn):
-    def look(cpu, game, now):
+def timed_glance(fn):
+    def glance(cpu, game, now):
         start = time.ticks_us()
         result = fn(cpu, game, now)
         took = time.ticks_diff(time.ticks_us(), start)
         looks[0] = max(looks[0], took)
         looks[1] += 1
         return result
-    return look
+    return glance
 
 
 def hook(cls, names, stage):
@@ -101,7 +105,7 @@ def hook(cls, names, stage):
 
 
 def run(with_stages, level, rounds, max_passes, skip_us, regions):
-    play_times = array("i", bytes(4 * max_passes))  # before boot() fragments the heap
+    play_times = array("H", bytes(2 * max_passes))  # before boot() fragments the heap
     if with_stages:
         hook(Debouncer, ("update",), "debounce")
         hook(Arbiter, ("commit_due", "add"), "arbiter")
@@ -112,7 +116,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
                    "match_result")
         hook(Renderer, screens, "render")
         hook(Display, ("show", "fill"), "spi")
-    Cpu.look = timed_look(Cpu.look)
+    Cpu.glance = timed_glance(Cpu.glance)
     handheld = boot()
     if regions is not None:
         handheld.controller.renderer.regions_per_call = regions
@@ -126,13 +130,17 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
     stage_max = array("i", [0] * len(STAGES))
     worst_play = array("i", [0] * len(STAGES))
     passes = play_passes = collections = play_alloc = worst_us = worst_play_us = 0
+    breaks = break_us = tail = 0
     now = time.ticks_us()
     while passes < max_passes:
         session = handheld.controller.session
         game = session.table.game
-        if game.round >= rounds or game.outcome() is not None:
+        if game.round >= rounds and game.phase == PHASE_PLAY:
+            tail += 1  # the next round's opening frame, and some of its play
+        if tail > _TAIL_PASSES or game.outcome() is not None:
             break
         in_play = game.phase == PHASE_PLAY
+        at_break = handheld.controller._break_due
         for i in range(len(STAGES)):
             spent[i] = 0
         before = gc.mem_alloc()
@@ -143,6 +151,10 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         now = time.ticks_add(now, took + skip_us)
         passes += 1
         spent[0] += took
+        if at_break:  # the save and the collection, in a pass of their own
+            breaks += 1
+            break_us = max(break_us, took)
+            continue
         for i in range(len(STAGES)):
             total[i] += spent[i]
             stage_max[i] = max(stage_max[i], spent[i])
@@ -151,7 +163,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
             for i in range(len(STAGES)):
                 worst[i] = spent[i]
         if in_play and session.table.game.phase == PHASE_PLAY:
-            play_times[play_passes] = took
+            play_times[play_passes] = min(took, 65535)
             play_passes += 1
             if took > worst_play_us:
                 worst_play_us = took
@@ -165,7 +177,8 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         print("t", play_times[i])
     print(repr({
         "passes": passes, "play_passes": play_passes, "pass_max_us": worst_us,
-        "play_pass_max_us": worst_play_us, "total": list(total), "worst": list(worst),
+        "play_pass_max_us": worst_play_us, "breaks": breaks, "break_pass_max_us": break_us,
+        "total": list(total), "worst": list(worst),
         "worst_play": list(worst_play), "stage_max": list(stage_max),
         "look_max_us": looks[0], "looks": looks[1], "collections_in_play": collections,
         "play_alloc_bytes": play_alloc, "errors": handheld.errors,
@@ -177,7 +190,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
 # A person's presses: player 1 against the CPU, on the chip's own clock.
 _PRESSES = """
 import gc, time
-from devicemain import boot
+from device import boot
 from spit.controls import Controls
 
 commits = []
@@ -229,7 +242,7 @@ def press_to_commit(pico, level=_LEVEL):
 
     presses = press_script(0)
     span = presses[-1][0] + 200_000
-    pico.exec(_PRESSES)
+    pico.exec("from press_run import run")
     pico.write(b"run(%r, %d)\x04" % (level, span))
     pico.expect(b"ready", 5_000_000, fail=b"Traceback")
     start = pico.now_us
@@ -252,11 +265,12 @@ def press_to_commit(pico, level=_LEVEL):
 
 
 def profile_files():
-    """The firmware as .mpy, with ``main.py`` under another name so that it does not run at
-    boot and its ``boot()`` can be imported."""
-    with open(FIRMWARE + "/main.py", "rb") as f:
-        main = f.read()
-    return board_files(main=False, extra={_BOARD_MAIN: main})
+    """The firmware as .mpy, without ``main.py``, so that the loop does not start at boot
+    and ``device.boot()`` can be imported, with the two runs above as modules."""
+    program = _PROGRAM % {"stages": STAGES, "tail": _TAIL_PASSES}
+    extra = {"loop_run.mpy": compiled("loop_run", program)}
+    extra["press_run.mpy"] = compiled("press_run", _PRESSES)
+    return board_files(main=False, extra=extra)
 
 
 def profile_pass(pico, stages, level=_LEVEL, rounds=_ROUNDS, max_passes=_MAX_PASSES, regions=None):
@@ -264,9 +278,8 @@ def profile_pass(pico, stages, level=_LEVEL, rounds=_ROUNDS, max_passes=_MAX_PAS
     ``stage_us`` (total per stage), ``worst_pass`` (the slowest pass by stage) and
     ``stage_max_us``. ``regions`` sets the renderer's ``regions_per_call`` (None: as
     ``boot()`` leaves it)."""
-    code = _PROGRAM % {"stages": STAGES}
     args = (stages, level, rounds, max_passes, _SKIP_US, regions)
-    code += "\nrun(%r, %r, %d, %d, %d, %r)\n" % args
+    code = "from loop_run import run\nrun(%r, %r, %d, %d, %d, %r)\n" % args
     out = pico.exec(code, within_us=120_000_000)
     lines = out.strip().splitlines()
     report = ast.literal_eval(lines[-1])

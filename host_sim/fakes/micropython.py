@@ -23,8 +23,10 @@ def native(func):
 
 
 def viper(func):
-    """On the device, compile to typed machine code; on the host, an ordinary function."""
-    return func
+    """On the device, compile to typed machine code. Viper code (``ptr8``, ``uint``) is
+    not Python, so the host, like the WebAssembly VM, cannot compile it: the module
+    fails to import and its plain twin serves."""
+    raise SyntaxError("no viper code emitter on the host")
 
 
 def schedule(func, arg):
