@@ -413,3 +413,19 @@ def test_the_break_waits_for_the_new_screen_and_takes_a_pass_of_its_own():
     assert breaks == [1] and screen.name is None, "the ready screen is up: the break alone"
     controller.run(31_000, 0)
     assert controller.session is not None, "then the deal"
+
+
+def test_a_screen_that_keeps_drawing_holds_the_break_back_no_longer_than_its_wait():
+    from spit.controller import BREAK_WAIT_US, Controller
+
+    breaks = []
+    screen = Screen()
+    controller = Controller(SaveData(), 77, 0, screen, on_break=lambda: breaks.append(1))
+    controller.run(1000, 0)
+    controller.touch(P1_SPIT, 1500)
+    screen.busy = True  # never done
+    now = 10_000
+    while not breaks and now < 10 * BREAK_WAIT_US:
+        controller.run(now, 0)
+        now += 1000
+    assert breaks and now <= 10_000 + BREAK_WAIT_US + 5000

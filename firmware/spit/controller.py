@@ -92,6 +92,8 @@ _QUICK_HINT = "quick play: C alone plays a 1-pile card"
 _TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
 _EVENT_SOUNDS = {PLAYED: "play", REFUSED: "illegal", LOST_RACE: "illegal", SPAT: "spit"}
 _MATCH_SALT = const(0x4D47)
+# A break waits for the new screen to be drawn, this long at most.
+BREAK_WAIT_US = const(100_000)
 # A piece of drawing (up to about 1 ms on the Pico) starts only this early in a pass,
 # or in the pass after one that was too late.
 _DRAW_BEFORE_US = const(1_000)
@@ -147,6 +149,7 @@ class Controller:
         self._break_due = False  # a quiet moment came: save and collect in the next pass
         self._draw_held_over = False  # the last pass ran too late to draw
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
+        self._break_at = now  # when the break became due
         self._margin = ""  # the slap's banner text, made when the contest changes
         self._margin_of = (-1, 0, False)
 
@@ -156,7 +159,7 @@ class Controller:
     # -- one pass -----------------------------------------------------------
 
     def run(self, now, held):
-        if self._break_due and not self._drawing() and not self._racing():
+        if self._break_due and not self._racing() and self._screen_up(now):
             # A pass of its own, once the new screen is up and while nobody races:
             # saving and collecting take milliseconds, and no pass of play waits for them.
             self._break_due = False
@@ -190,6 +193,10 @@ class Controller:
     def _drawing(self):
         """The screen is not drawn yet: still a piece a pass, or not begun."""
         return self.renderer is not None and (self._undrawn or self.renderer.busy)
+
+    def _screen_up(self, now):
+        """The screen that came with the break is drawn, or has had long enough."""
+        return not self._drawing() or ticks_diff(now, self._break_at) >= BREAK_WAIT_US
 
     def _racing(self):
         """A round is being played, in a match or in attract mode."""
@@ -250,6 +257,7 @@ class Controller:
         if mode != MATCH:
             self.session = None
         self._break_due = True
+        self._break_at = now
         self._undrawn = True
         if self.renderer is not None:
             self.renderer.invalidate()
@@ -341,6 +349,7 @@ class Controller:
         self._reaction_lines = lines
         reactions.save_into(self.saved)
         self._break_due = True
+        self._break_at = self._now
         self._undrawn = True
 
     def _on_event(self, event, player, detail):

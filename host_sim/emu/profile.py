@@ -123,6 +123,14 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
     if with_stages:
         handheld.capture.drain = timed(handheld.capture.drain, STAGES.index("drain"))
     handheld.saved.seats = [level, level]
+    breaks_run = [0]
+    take_break = handheld.controller.on_break
+
+    def counted_break():
+        breaks_run[0] += 1
+        take_break()
+
+    handheld.controller.on_break = counted_break
     handheld.controller.new_match(time.ticks_us())
     gc.collect()
     total = array("i", [0] * len(STAGES))
@@ -140,7 +148,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         if tail > _TAIL_PASSES or game.outcome() is not None:
             break
         in_play = game.phase == PHASE_PLAY
-        at_break = handheld.controller._break_due
+        breaks_before = breaks_run[0]
         for i in range(len(STAGES)):
             spent[i] = 0
         before = gc.mem_alloc()
@@ -151,7 +159,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         now = time.ticks_add(now, took + skip_us)
         passes += 1
         spent[0] += took
-        if at_break:  # the save and the collection, in a pass of their own
+        if breaks_run[0] != breaks_before:  # a break: in a pass of its own
             breaks += 1
             break_us = max(break_us, took)
             continue
