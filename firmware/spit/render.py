@@ -14,8 +14,8 @@ draw the other screens from plain values, and send nothing when called again
 with the same values and nothing left to draw. Attributes: ``full_redraws`` counts
 whole-screen clears; ``busy`` is true while the last call left something to draw
 for the next ones (with ``regions_per_call`` set): calling the same screen again
-carries on. (A plain attribute: a property on the class would make every attribute
-store on the renderer look the class up first, several times slower on the chip.)
+carries on. (A plain attribute: with a property on the class, every attribute store
+on the renderer measured several times slower on the chip.)
 
 ``regions_per_call`` (0, the default: no limit) caps the regions one call draws,
 so that no pass of the main loop waits for a whole screen: with 1 (the device),
@@ -480,7 +480,7 @@ class Renderer:
         self._y = self._my - self._y - self._h
 
     def _piece_width(self):
-        """How wide a piece of a text row one region is: the whole row, or a quarter
+        """How wide a piece of a text row one region is: the whole row, or an eighth
         of it when drawing a region a call."""
         return _PIECE_W if self.regions_per_call else WIDTH
 
