@@ -27,6 +27,10 @@ DISPLAY_DC_PIN = 20
 DISPLAY_RST_PIN = 21
 DISPLAY_BACKLIGHT_PIN = 22
 DISPLAY_SPI = 0
+# RP2040 register blocks (datasheet 2.2.2): SPI0 (SPI1 follows it) and SIO's GPIO outputs.
+_SPI_BASE = 0x4003C000
+_SPI_STRIDE = 0x4000
+_SIO_BASE = 0xD0000000
 
 # Which capture backend runs: "pio" (a PIO state machine that stamps every change to
 # 96 ns whatever the CPU is doing) or "irq" (a hard interrupt per button, the fallback).
@@ -83,7 +87,12 @@ def display(panel=PANEL, rotation=ROTATION):
     dc = Pin(DISPLAY_DC_PIN, Pin.OUT, value=0)
     cs = Pin(DISPLAY_CS_PIN, Pin.OUT, value=1)
     rst = Pin(DISPLAY_RST_PIN, Pin.OUT, value=1)
-    screen = Display(spi, dc, cs, rst, panel=panel, rotation=rotation)
+    # The registers that open a window in one call (RP2040 addresses).
+    registers = None
+    if not rp2350:
+        spi_base = _SPI_BASE + _SPI_STRIDE * DISPLAY_SPI
+        registers = (spi_base, _SIO_BASE, 1 << DISPLAY_DC_PIN, 1 << DISPLAY_CS_PIN)
+    screen = Display(spi, dc, cs, rst, panel=panel, rotation=rotation, registers=registers)
     # Only now: the panel was cleared before it turned on, so no noise ever shows.
     Pin(DISPLAY_BACKLIGHT_PIN, Pin.OUT, value=1)
     return screen

@@ -240,9 +240,16 @@ def plan(files, on_board, manifest):
     return upload, unchanged, remove
 
 
-# Imported only through a fallback (``spit.hot`` and ``spit.rng`` take the plain twins
-# when the machine code does not load), so a board that cannot run it still runs the game.
-FALLBACK_MODULES = ("spit.fast_native", "spit.rng_viper", "spit.turn_viper")
+# Imported only through a fallback (``spit.hot``, ``spit.rng`` and ``drivers.display``
+# take the plain twins when the machine code does not load), so a board that cannot run
+# it still runs the game.
+FALLBACK_MODULES = (
+    "drivers.window_viper",
+    "spit.fast_native",
+    "spit.ink_viper",
+    "spit.rng_viper",
+    "spit.turn_viper",
+)
 
 
 def module_names(files):

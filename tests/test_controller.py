@@ -376,7 +376,32 @@ def test_the_spit_mask_names_both_spit_buttons():
     assert spits == _SPITS
 
 
-def test_a_late_pass_leaves_the_drawing_to_the_next_pass():
+def test_a_late_pass_leaves_the_drawing_to_a_later_pass():
+    from spit.controller import Controller
+    from spit.pace import HOLD_PASSES, Pace
+
+    clock = [0]
+    pace = Pace(lambda: clock[0])
+    screen = Screen()
+    controller = Controller(SaveData(), 77, 0, screen, pace=pace)
+    for now in range(1000, 1000 * (HOLD_PASSES + 1), 1000):
+        pace.begin()
+        clock[0] += 5_000  # the pass spent 5 ms before drawing
+        controller.run(now, 0)
+        assert screen.name is None
+    pace.begin()
+    clock[0] += 5_000
+    controller.run(9000, 0)
+    assert screen.name == "title", "the pass after those draws, late or not"
+    pace.begin()
+    controller.run(10_000, 0)  # in time: draws, and the count starts again
+    pace.begin()
+    clock[0] += 5_000
+    controller.run(11_000, 0)
+    assert controller._draw_waits == 1
+
+
+def test_a_new_screen_is_drawn_at_once_however_late_the_pass():
     from spit.controller import Controller
     from spit.pace import Pace
 
@@ -384,14 +409,11 @@ def test_a_late_pass_leaves_the_drawing_to_the_next_pass():
     pace = Pace(lambda: clock[0])
     screen = Screen()
     controller = Controller(SaveData(), 77, 0, screen, pace=pace)
+    controller.touch(P1_SPIT, 500)
     pace.begin()
-    clock[0] += 5_000  # the pass spent 5 ms before drawing
-    controller.run(1000, 0)
-    assert screen.name is None
-    pace.begin()
-    clock[0] += 5_000
+    clock[0] += 5_000  # every pass runs late
     controller.run(2000, 0)
-    assert screen.name == "title", "the next pass draws, late or not"
+    assert controller.mode == MATCH and screen.name == "ready", "the press's answer"
 
 
 def test_the_break_waits_for_the_new_screen_and_takes_a_pass_of_its_own():

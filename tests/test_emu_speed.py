@@ -1,5 +1,6 @@
 """The native and viper twins on the emulated Pico: the RP2040 port loads them, they
-agree with the plain twins there, and they are faster.
+agree with the plain twins there (the same answers, the same pixels, the same bytes on
+the display's bus), and they are faster.
 
 Runs when the UF2 and the boot ROM are there (see ``host_sim/emu/board.py``); one
 board at the REPL, about fifteen seconds of wall time.
@@ -64,7 +65,7 @@ def _positions(count, seed=3):
 
 @pytest.fixture(scope="module")
 def pico():
-    with EmulatedPico(files=board_files(main=False), log_spi=False) as board:
+    with EmulatedPico(files=board_files(main=False)) as board:
         board.run_us(BOOT_US)
         yield board
 
@@ -118,3 +119,95 @@ def test_the_pico_draws_and_shuffles_in_viper_as_the_plain_twins_do(pico):
     assert out[:4] == ["True", "True", "True", "True"]
     plain_us, viper_us = int(out[4]), int(out[5])
     assert viper_us * 3 < plain_us  # 1 ms against 7, measured
+
+
+_INK_CHECK = """
+import framebuf, gc, hashlib, time
+from spit import hot, render
+from spit.controls import Controls
+from spit.render import Renderer
+from spit.rules import Game
+
+
+class Digest:
+    width = 320
+    height = 240
+
+    def __init__(self):
+        self.sha = hashlib.sha256()
+
+    def show(self, x, y, w, h, buf):
+        self.sha.update(b"%d %d %d %d" % (x, y, w, h))
+        self.sha.update(buf)
+
+    def fill(self, colour):
+        self.fill_rows(colour, 0, 240)
+
+    def fill_rows(self, colour, y, h):
+        self.sha.update(b"%d %d %d" % (colour, y, h))
+
+
+def frames():
+    # The play screen set out, then a dozen actions followed, both players' cards.
+    gc.collect()
+    game = Game(12345)
+    game.apply(game.legal_actions()[0])
+    controls = Controls(game)
+    display = Digest()
+    renderer = Renderer(display, framebuf)
+    spent = 0
+    for _ in range(12):
+        start = time.ticks_us()
+        renderer.play(game, controls, (False, True))
+        spent += time.ticks_diff(time.ticks_us(), start)
+        game.apply(game.legal_actions()[0])
+    return display.sha.digest(), spent
+
+
+print(hot.ink is not None)
+viper = frames()
+render.ink = None
+plain = frames()
+render.ink = hot.ink
+print(viper[0] == plain[0], plain[1], viper[1])
+"""
+
+
+def test_the_pico_paints_glyphs_in_viper_as_framebuf_blits_them(pico):
+    out = pico.exec(_INK_CHECK, within_us=60_000_000).split()
+    assert out[:2] == ["True", "True"]
+    plain_us, viper_us = int(out[2]), int(out[3])
+    assert viper_us < plain_us
+
+
+_WINDOWS = """
+from array import array
+import hardware_setup
+display = hardware_setup.display()
+pixels = bytearray(i & 255 for i in range(1024))
+windows = ((0, 0, 4, 2), (10, 20, 4, 2), (10, 30, 4, 2), (10, 30, 4, 2), (300, 230, 20, 10))
+
+
+def send():
+    display._columns = display._rows = -1  # the panel's ranges as unknown, both times
+    before = display.bytes_sent
+    for x, y, w, h in windows:
+        display.show(x, y, w, h, memoryview(pixels)[: w * h * 2])
+    display.fill_rows(0x1234, 100, 6)
+    return display.bytes_sent - before
+"""
+
+
+def test_the_pico_opens_windows_through_the_registers_with_the_same_bytes(pico):
+    pico.exec(_WINDOWS, within_us=5_000_000)
+    pico.spi_log()  # the panel's set-up
+    fast = pico.exec("print(display._open is not None, send())").split()
+    through_registers = [(dc, byte) for _, dc, byte in pico.spi_log()]
+    plain = pico.exec("display._open = None\nprint(send())").split()
+    through_pins = [(dc, byte) for _, dc, byte in pico.spi_log()]
+    assert fast[0] == "True"
+    assert through_registers == through_pins
+    assert int(fast[1]) == int(plain[0]) == len(through_pins)
+    commands = [byte for dc, byte in through_pins if dc == 0]
+    # Each window's RAMWR; a column or row range only where it changed.
+    assert [commands.count(c) for c in (0x2C, 0x2A, 0x2B)] == [6, 4, 5]

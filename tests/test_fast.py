@@ -5,15 +5,23 @@ The native module must be the plain one plus decorators, line for line; both mus
 the answers of the slow, obvious definitions (``cards.adjacent`` over every pair); the
 MicroPython VM, which has no native emitter, must take the plain twins and agree. The
 viper twin of ``turn_pixels`` runs here as Python, its ``ptr16`` and ``ptr32`` memoryviews
-of 16- and 32-bit items, and must agree with the plain one.
+of 16- and 32-bit items, and must agree with the plain one; so does ``ink``, which must
+paint every screen as framebuf's blit does.
 """
 
 import ast
 import os
 import random
+from array import array
 
-from spit import fast, fast_native, hot, turn
+import framebuf
+from positions import position
+from spit import fast, fast_native, hot, render, turn
 from spit.cards import FITS, RANK_COUNT, adjacent
+from spit.controls import Controls
+from spit.render import Renderer
+from spit.rules import RoundEnd
+from test_render import Screen
 
 from host_sim.micropython_vm import FIRMWARE
 
@@ -133,3 +141,72 @@ def test_the_host_and_the_vm_take_the_plain_turn(mpvm):
         "print(hot.VIPER, hot.turn_pixels is turn.turn_pixels, bytes(buf))\n"
     )
     assert out.split("\n")[0] == "False True b'efcdab'"
+
+
+def _viper_ink():
+    """``spit.ink_viper`` run as Python: ``ptr8`` reads the shape's bytes, ``ptr16`` the
+    window's pixels, ``ptr32`` the spec's signed words or the window's pixel pairs."""
+    with open(os.path.join(FIRMWARE, "spit", "ink_viper.py")) as f:
+        source = f.read()
+    namespace = {
+        "micropython": type("viperless", (), {"viper": staticmethod(lambda fn: fn)}),
+        "ptr8": lambda buf: memoryview(buf),
+        "ptr16": lambda buf: memoryview(buf).cast("B").cast("H"),
+        # The spec's words are signed; a window's are pixel pairs.
+        "ptr32": lambda buf: memoryview(buf).cast("B").cast("i" if type(buf) is array else "I"),
+    }
+    exec(compile(source.replace("import micropython\n", ""), "ink_viper.py", "exec"), namespace)
+    return namespace["ink"]
+
+
+def _every_screen(renderer):
+    """The play screen with cards both ways up, every static screen, then the play
+    screen with face-up cards stacked under the tops, as pixels."""
+    game = position(
+        ["KS", "2C 5D", "", "9H", "JC QD"], ["6C", "", "8D 7S", "", "10H"], ("4H", "8C")
+    )
+    controls = Controls(game)
+    controls.called[1] = True
+    shots = []
+    screens = (
+        lambda: renderer.play(game, controls, (False, True)),
+        lambda: renderer.title("SPIT", 1234),
+        lambda: renderer.countdown(3),
+        lambda: renderer.round_result(RoundEnd(0, 1, [0, 3], [6, 6], [20, 32]), "P1 by 1.52 ms"),
+        lambda: renderer.match_result(0, [2, 1], (False, True), ("P1 612 ms, best 401",), 77),
+        lambda: renderer.self_test([5] * 16, ["1.2s"] * 16, [3, 1], ("pairs 4", "x")),
+    )
+    for draw in screens:
+        draw()
+        shots.append(bytes(renderer.display.pixels))
+    stacked = position(
+        ["KS 2C 5D", "9H", "", "", "JC QD"], ["6C 8D 7S"], ("4H",), options="stack=on"
+    )
+    stacked.face_up[0][0] = stacked.face_up[1][0] = 2  # a card face up under each top
+    renderer.play(stacked, Controls(stacked), (True, False))
+    shots.append(bytes(renderer.display.pixels))
+    return shots
+
+
+def test_the_viper_ink_paints_what_framebuf_blits(monkeypatch):
+    plain = _every_screen(Renderer(Screen(), framebuf))
+    monkeypatch.setattr(render, "ink", _viper_ink())
+    assert _every_screen(Renderer(Screen(), framebuf)) == plain
+
+
+def test_the_viper_ink_clips_to_the_window_both_ways_up():
+    paint = _viper_ink()
+    shape = bytes((9, 2, 0, 0, 1, 1, 8, 0, 1, 2))  # 9x2: a dot and a bar of two
+    for turned, x, y, expected in (
+        (0, 0, 0, {(0, 0), (8, 0), (8, 1)}),
+        (0, 1, 0, {(1, 0), (9, 0), (9, 1)}),  # odd columns: a pixel, not a pair
+        (1, 0, 0, {(8, 1), (0, 1), (0, 0)}),
+        (0, -8, 1, {(0, 1), (0, 2)}),  # the first column lies off the window's left
+        (1, 2, -1, {(10, 0), (2, 0)}),
+    ):
+        window = bytearray(2 * 12 * 3)
+        paint(window, shape, array("i", (12, 3, x, y, 0x1234, turned)))
+        pixels = memoryview(window).cast("H")
+        painted = {(i % 12, i // 12) for i in range(36) if pixels[i]}
+        assert painted == expected
+        assert all(pixels[i] in (0, 0x1234) for i in range(36))

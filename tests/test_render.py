@@ -135,6 +135,18 @@ def mirrored(window):
     return (320 - x - w, 240 - y - h, w, h)
 
 
+def bands(window, player=0):
+    """A card's window as the bands it is sent in, its owner's top band first."""
+    x, y, w, h = window
+    band_h = -(-h // render.CARD_BANDS)
+    found = [(x, y + top, w, min(band_h, h - top)) for top in range(0, h, band_h)]
+    return [mirrored(band) for band in bands(mirrored(window))] if player == 1 else found
+
+
+def pile_bands(piles, pile):
+    return bands((layout.pile_x(piles, pile), layout.PILE_Y, layout.CARD_W, layout.CARD_H))
+
+
 # -- the palette and the glyphs --------------------------------------------------------
 
 
@@ -193,9 +205,9 @@ def test_a_played_card_resends_only_its_slot_and_its_pile():
     renderer.play(game, controls)
     face, edges = slot_window(5, 1)
     gone = (edges[0], edges[1], layout.EDGE_STEP, layout.FACE_H)  # the 2C's edge, now felt
-    pile = (layout.pile_x(2, 0), layout.PILE_Y, layout.CARD_W, layout.CARD_H)
     column = (layout.stack_x(2, 0, 1), layout.PILE_Y, layout.STACK_STEP, layout.CARD_H)
-    assert screen.windows == [column, pile, face, gone]  # the pile first
+    # The pile first, then the slot's card and edges, each card in two bands.
+    assert screen.windows == [column, *pile_bands(2, 0), *bands(face), gone]
     assert felt_only(screen, *edges)
     assert screen.bytes == sum(w * h * 2 for _, _, w, h in screen.windows) < 16384
     assert renderer.full_redraws == 1
@@ -211,16 +223,17 @@ def test_a_region_a_call_sends_the_pile_first_then_the_slot_card_then_its_edges(
     renderer.play(game, controls)
     face, edges = slot_window(5, 1)
     gone = (edges[0], edges[1], layout.EDGE_STEP, layout.FACE_H)
-    pile = (layout.pile_x(2, 0), layout.PILE_Y, layout.CARD_W, layout.CARD_H)
+    first, *others = pile_bands(2, 0)
     column = (layout.stack_x(2, 0, 1), layout.PILE_Y, layout.STACK_STEP, layout.CARD_H)
-    assert screen.windows == [column, pile]  # the pass that applied the card
-    renderer.play(game, controls)
-    assert screen.windows == [column, pile, face]  # the next pass
-    renderer.play(game, controls)
-    assert screen.windows == [column, pile, face, gone]
+    assert screen.windows == [column]  # the pass that applied the card: the pile's new edge
+    expected = [column, first, *others, *bands(face), gone]
+    for sent in range(2, len(expected) + 1):  # a region a pass
+        renderer.play(game, controls)
+        assert screen.windows == expected[:sent]
+    renderer.play(game, controls)  # the pile's count, which has nothing to show (counts=off)
     assert not renderer.busy
     renderer.play(game, controls)
-    assert len(screen.windows) == 4  # all caught up: nothing more to send
+    assert len(screen.windows) == len(expected)  # all caught up: nothing more to send
 
 
 def test_frames_spread_over_calls_end_on_the_same_screen():
@@ -302,9 +315,8 @@ def test_player_two_s_played_card_resends_the_same_regions_turned():
     renderer.play(game, controls)
     face, edges = slot_window(5, 2, player=1)
     gone = (edges[0] + edges[2] - layout.EDGE_STEP, edges[1], layout.EDGE_STEP, layout.FACE_H)
-    pile = (layout.pile_x(2, 1), layout.PILE_Y, layout.CARD_W, layout.CARD_H)
     column = (layout.stack_x(2, 1, 1), layout.PILE_Y, layout.STACK_STEP, layout.CARD_H)
-    assert screen.windows == [column, pile, face, gone]
+    assert screen.windows == [column, *pile_bands(2, 1), *bands(face, 1), gone]
     assert felt_only(screen, *edges)
 
 
@@ -388,14 +400,16 @@ def test_the_smaller_pile_is_visibly_thinner():
     renderer.play(game, controls)
     assert sum(1 for x in range(right, 320) if pixel(screen, x, row) != FELT) == 36
     columns = [window for window in screen.windows if window[2] == layout.STACK_STEP]
-    assert len(columns) == 5 and len(screen.windows) == 6  # and the new top card
+    # And the new top card's bands.
+    assert len(columns) == 5 and len(screen.windows) == 5 + render.CARD_BANDS
 
 
 def test_four_slots_with_layout_1_4_and_empty_slots_outlined():
     game = position(["KS", "", "2C 5D", "9H"], ["6C"], ("4H", "8C"), options="layout=1-4")
     screen = Screen()
     Renderer(screen, framebuf).play(game, Controls(game))
-    faces = [w for w in screen.windows if w[2:] == (layout.FACE_W, layout.FACE_H)]
+    band_h = -(-layout.FACE_H // render.CARD_BANDS)
+    faces = [w for w in screen.windows if w[2:] == (layout.FACE_W, band_h)]
     bottom = sorted(x for x, y, _, _ in faces if y == layout.STOCK_Y)
     assert bottom == [layout.slot_x(4, slot) for slot in range(4)] == [8, 88, 168, 248]
     empty = layout.slot_x(4, 1) + layout.MARGIN
@@ -862,7 +876,8 @@ def test_a_whole_game_keeps_within_the_display_budget():
     figures = bench_display.measure()
     assert figures["plays_measured"] > 300
     assert figures["display_bytes_per_play"] <= 16384
-    assert figures["display_windows_per_play"] == 4  # the slot's card and edges, the pile
+    # The slot's card in bands and its edges, the pile's card in bands and its new edge.
+    assert figures["display_windows_per_play"] == 2 * render.CARD_BANDS + 2
     assert figures["full_redraws_per_round"] < 1
 
 

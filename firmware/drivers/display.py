@@ -1,10 +1,12 @@
 """ILI9341 and ST7789 320x240 SPI panels, in landscape.
 
-Constructor: ``Display(spi, dc, cs, rst, panel="ili9341", rotation=0, sleep_ms=None)``
-takes a built ``machine.SPI`` and three output ``Pin``s. ``rotation`` is 0, or 180 for
-a panel mounted upside down. ``sleep_ms`` waits between init steps (``time.sleep_ms``
-unless given). The constructor resets the panel, sets it up, clears it to black and
-turns it on.
+Constructor: ``Display(spi, dc, cs, rst, panel="ili9341", rotation=0, sleep_ms=None,
+registers=None)`` takes a built ``machine.SPI`` and three output ``Pin``s. ``rotation``
+is 0, or 180 for a panel mounted upside down. ``sleep_ms`` waits between init steps
+(``time.sleep_ms`` unless given). ``registers``, on an RP2040, is ``(SPI block base, SIO
+base, DC pin mask, CS pin mask)``: windows are then opened through them in viper code
+(``drivers.window_viper``), where the port compiles it. The constructor resets the
+panel, sets it up, clears it to black and turns it on.
 
 Methods: ``show(x, y, w, h, buf)`` sends a window of RGB565 pixels: ``buf`` is exactly
 ``w * h * 2`` bytes as ``framebuf.FrameBuffer(buf, w, h, framebuf.RGB565)`` wrote them,
@@ -23,6 +25,7 @@ CASET/RASET open a window and RAMWR fills it row by row. Where the panels differ
 (colour filter order, inversion, power settings) is in ``_PANELS``.
 """
 
+from array import array
 from struct import pack_into
 
 import framebuf
@@ -79,7 +82,9 @@ class Display:
     width = _WIDTH
     height = _HEIGHT
 
-    def __init__(self, spi, dc, cs, rst, panel="ili9341", rotation=0, sleep_ms=None):
+    def __init__(
+        self, spi, dc, cs, rst, panel="ili9341", rotation=0, sleep_ms=None, registers=None
+    ):
         if panel not in _PANELS:
             raise ValueError("panel is 'ili9341' or 'st7789'")
         if rotation not in (0, 180):
@@ -97,6 +102,17 @@ class Display:
         self._strip_colour = -1  # what the strip holds (filling it is 0.1 ms on the chip)
         self._columns = -1  # the column and row ranges the panel holds, as start << 9 | end
         self._rows = -1
+        self._registers = None
+        self._open = None
+        if registers is not None:
+            try:
+                from drivers.window_viper import open_window
+
+                self._open = open_window
+                self._registers = array("I", registers)
+            except (ImportError, SyntaxError, ValueError):
+                pass  # no viper here: the pins and the bus serve
+        self._ranges = bytearray((_CASET, 0, 0, 0, 0, _RASET, 0, 0, 0, 0))
         madctl, invert, power = _PANELS[panel]
         if rotation == 180:
             madctl ^= _MX | _MY
@@ -148,6 +164,9 @@ class Display:
         DC alone, and each Pin call costs microseconds here. The panel keeps its column
         and row range until told otherwise, so a range the last window had is not sent
         again (a row of text pieces shares its rows, a card's bands their columns)."""
+        if self._open is not None:
+            self._open_window(x, y, w, h)
+            return
         self._cs(0)
         columns = x << 9 | (x + w - 1)
         if columns != self._columns:
@@ -162,6 +181,22 @@ class Display:
         self._spi.write(self._command)
         self._dc(1)
         self.bytes_sent += 1
+
+    def _open_window(self, x, y, w, h):
+        """``_window`` through the registers: the same bytes, one call."""
+        which = 0
+        columns = x << 9 | (x + w - 1)
+        if columns != self._columns:
+            self._columns = columns
+            pack_into(">HH", self._ranges, 1, x, x + w - 1)
+            which = 1
+        rows = y << 9 | (y + h - 1)
+        if rows != self._rows:
+            self._rows = rows
+            pack_into(">HH", self._ranges, 6, y, y + h - 1)
+            which |= 2
+        self._open(self._registers, self._ranges, which)
+        self.bytes_sent += 1 + 5 * (which & 1) + 5 * (which >> 1)
 
     def _range(self, command, start, end):
         self._dc(0)

@@ -42,8 +42,8 @@ Constructor
     and collecting garbage cannot delay a race; ``listener`` gets the controls'
     events after the controller; ``on_game_over(game, match)`` each finished game;
     ``pace`` (a ``spit.pace.Pace``, begun by the caller each pass) holds drawing and the
-    CPU seats' glances over to the next pass when a pass already runs late (one pass at
-    most, so that a slow pass after a slow pass still moves on).
+    CPU seats' glances over to a later pass when a pass already runs late
+    (``HOLD_PASSES`` at most, so that the screen still moves on when every pass is slow).
     ``on_break()`` runs in a pass of its own, the pass after a round or screen ended.
 
 Methods
@@ -58,7 +58,7 @@ from spit.arbiter import Arbiter
 from spit.calibration import MIN_PAIRS, Calibration
 from spit.controls import LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
 from spit.options import CHOICES, Options
-from spit.pace import Pace
+from spit.pace import HOLD_PASSES, Pace
 from spit.reactions import Reactions
 from spit.rng import derive
 from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
@@ -94,9 +94,10 @@ _EVENT_SOUNDS = {PLAYED: "play", REFUSED: "illegal", LOST_RACE: "illegal", SPAT:
 _MATCH_SALT = const(0x4D47)
 # A break waits for the new screen to be drawn, this long at most.
 BREAK_WAIT_US = const(100_000)
-# A piece of drawing (up to about 1 ms on the Pico) starts only this early in a pass,
-# or in the pass after one that was too late.
+# A piece of drawing (up to about 1-2 ms on the Pico) starts only this early in a pass,
+# or after HOLD_PASSES passes that were too late.
 _DRAW_BEFORE_US = const(1_000)
+_ANSWER_DRAWS = const(2)  # see Controller._answer_draws
 # Both SPIT buttons' bits in the pressed mask (player 1's SPIT is button 7, player 2's 15).
 _SPITS = const(1 << 7 | 1 << 15)
 # The calibration histogram: bins of 10 µs, the last holding everything from 90 µs.
@@ -147,8 +148,11 @@ class Controller:
         self.reactions = Reactions(saved)
         self._reaction_lines = []  # made when a round ends
         self._break_due = False  # a quiet moment came: save and collect in the next pass
-        self._draw_held_over = False  # the last pass ran too late to draw
+        self._draw_waits = 0  # passes in a row that ran too late to draw
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
+        # A new screen's first calls (its set-up, then its first strip) are never held
+        # back: they answer the press that brought it.
+        self._answer_draws = 0
         self._break_at = now  # when the break became due
         self._margin = ""  # the slap's banner text, made when the contest changes
         self._margin_of = (-1, 0, False)
@@ -183,12 +187,15 @@ class Controller:
             elif self._shown_long_enough(age):
                 self._enter(TITLE, now)
         if self.renderer is not None:
-            if self.pace.within(_DRAW_BEFORE_US) or self._draw_held_over:
-                self._draw_held_over = False
+            in_time = self.pace.within(_DRAW_BEFORE_US)
+            if in_time or self._answer_draws or self._draw_waits >= HOLD_PASSES:
+                if self._answer_draws:
+                    self._answer_draws -= 1
+                self._draw_waits = 0
                 self._undrawn = False
                 self._draw(now)
             else:
-                self._draw_held_over = True  # this pass runs late: the next draws
+                self._draw_waits += 1  # a later pass draws
 
     def _drawing(self):
         """The screen is not drawn yet: still a piece a pass, or not begun."""
@@ -259,6 +266,7 @@ class Controller:
         self._break_due = True
         self._break_at = now
         self._undrawn = True
+        self._answer_draws = _ANSWER_DRAWS
         if self.renderer is not None:
             self.renderer.invalidate()
 
@@ -491,26 +499,36 @@ class Controller:
             self._draw_match(now, word)
 
     def _draw_match(self, now, word):
-        renderer = self.renderer
+        # Few locals on the play screen's path, which runs every pass: on MicroPython a
+        # function with more than 11 words of locals and stack gets a heap frame per call.
         session = self.session
         if session is None:
-            renderer.ready(word, _NOBODY_READY, self._cpus, self._ready_hint())
+            self.renderer.ready(word, _NOBODY_READY, self._cpus, self._ready_hint())
             return
-        game = session.table.game
-        controls = session.table.controls
+        table = session.table
+        phase = table.game.phase
+        if phase == PHASE_PLAY or phase == PHASE_SLAP:  # noqa: SIM109 (a tuple would be built)
+            self.renderer.play(table.game, table.controls, self._cpus)
+        elif phase == PHASE_OVER:
+            self._draw_over(session)
+        else:
+            self._draw_between_rounds(now, word, table.game, table.controls)
+
+    def _draw_over(self, session):
+        renderer = self.renderer
+        match = session.match
+        winner = match.winner()
+        if winner >= 0:
+            lines = self._reaction_lines
+            renderer.match_result(winner, match.wins, self._cpus, lines, match.seed)
+        else:
+            outcome = session.table.game.outcome()
+            renderer.game_over(outcome.winner, outcome.reason, match.wins, self._cpus, match.seed)
+
+    def _draw_between_rounds(self, now, word, game, controls):
+        renderer = self.renderer
         cpus = self._cpus
-        if game.phase == PHASE_OVER:
-            match = session.match
-            winner = match.winner()
-            if winner >= 0:
-                lines = self._reaction_lines
-                renderer.match_result(winner, match.wins, cpus, lines, match.seed)
-            else:
-                outcome = game.outcome()
-                renderer.game_over(outcome.winner, outcome.reason, match.wins, cpus, match.seed)
-        elif game.phase != PHASE_READY:
-            renderer.play(game, controls, cpus)
-        elif controls.counting:
+        if controls.counting:
             renderer.countdown(self._count)
         elif game.last_round is not None and not self._round_result_seen(now, controls):
             margin = self._margin_text(controls.contest)

@@ -54,10 +54,12 @@ Colours are RGB565 with their two bytes swapped: framebuf stores a pixel
 little-endian and the panel reads it big-endian.
 """
 
+from array import array
+
 from micropython import const
 
 from spit.glyphs import RANKS, RED_SUITS, SUITS
-from spit.hot import turn_pixels
+from spit.hot import ink, turn_pixels
 from spit.keys import KEY_NAMES, KEYS_PER_PLAYER
 from spit.layout import (
     BARS_H,
@@ -171,16 +173,20 @@ COLOUR_BARS = (
 # The self-test's corner marks: top left, top right, bottom left, bottom right.
 CORNER_MARKS = (0x00F8, 0xE007, 0x1F00, 0xFFFF)
 
+# A card goes to the screen in bands of rows, from its owner's top down (the last band
+# may be shorter): a whole card's window is over 1 ms on the chip.
+CARD_BANDS = const(3)
+
 # What each play-screen region last showed: one int per region, -1 for "redraw".
-_K_FACE = const(0)  # + player * 5 + slot: card | selected << 6
-_K_EDGES = const(10)  # + player * 5 + slot: cards under the top | face up under << 4
-_K_TOP = const(20)  # + pile
-_K_COUNT = const(22)  # + pile
-_K_PACK = const(24)  # + player
-_K_CALL = const(26)  # + player
-_K_NAME = const(28)  # + player
-_K_MESSAGE = const(30)
-_KEY_COUNT = const(31)
+_K_FACE = const(0)  # + band * 10 + player * 5 + slot: card | selected << 6
+_K_EDGES = const(CARD_BANDS * 10)  # + player * 5 + slot: cards under | face up under << 4
+_K_TOP = const(_K_EDGES + 10)  # + band * 2 + pile
+_K_COUNT = const(_K_TOP + CARD_BANDS * 2)  # + pile
+_K_PACK = const(_K_COUNT + 2)  # + player
+_K_CALL = const(_K_PACK + 2)  # + player
+_K_NAME = const(_K_CALL + 2)  # + player
+_K_MESSAGE = const(_K_NAME + 2)
+_KEY_COUNT = const(_K_MESSAGE + 1)
 _UNKNOWN_KEYS = (-1,) * _KEY_COUNT
 
 # Message keys; a margin banner is _MSG_BANNER plus its contest key.
@@ -196,15 +202,22 @@ _MSG_BANNER = const(8)
 # How many actions since the last frame are followed one by one; after more, every
 # region is checked.
 _FOLLOW_MAX = const(8)
-# The regions that followed actions leave to draw: a pile, a stock slot's top card or
-# the edges of the cards under it (a slot whole is over 1 ms on the chip), a pack.
-_R_PILE = const(0)  # + pile
-_R_FACE = const(2)  # + player * 5 + slot
-_R_EDGES = const(12)  # + player * 5 + slot
-_R_PACK = const(22)  # + player
-_R_COUNT = const(24)
-_QUEUE_SIZE = const(64)  # a whole follow (8 actions, at most 4 regions each) twice over
-_HAND_REGIONS = const(4)  # queued at most by one call's change of hands
+# The regions that followed actions leave to draw: a pile's thickness (a few of its edges
+# at a time), a band of a pile's card, a pile's counts, a band of a stock slot's top
+# card, the edges of the cards under it, a pack.
+_R_STACK = const(0)  # + pile
+_R_PILE = const(2)  # + band * 2 + pile
+_R_PILE_COUNT = const(_R_PILE + CARD_BANDS * 2)  # + pile
+_R_FACE = const(_R_PILE_COUNT + 2)  # + band * 10 + player * 5 + slot
+_R_EDGES = const(_R_FACE + CARD_BANDS * 10)  # + player * 5 + slot
+_R_PACK = const(_R_EDGES + 10)  # + player
+_R_COUNT = const(_R_PACK + 2)
+# At most, per action: a spit's two piles (thickness, bands and counts) and two packs.
+_REGIONS_PER_ACTION = const(2 * (CARD_BANDS + 2) + 2)
+_EDGES_A_CALL = const(2)  # a pile's edges sent by one region: each is a window
+_HAND_REGIONS = const(4 * CARD_BANDS)  # queued at most by one call's change of hands
+_QUEUE_SIZE = const(2 * _FOLLOW_MAX * _REGIONS_PER_ACTION + _HAND_REGIONS)
+
 
 
 def wrap(text, columns):
@@ -255,9 +268,14 @@ class Renderer:
         self.full_redraws = 0
         self._framebuf = framebuf
         self._work = memoryview(bytearray(WORK_BYTES))
-        self._face = self._view(FACE_W, FACE_H)
+        # Blank cards on the felt, whole and in bands, copied into a window rather than
+        # drawn each time; made first, while the heap still has room in one piece.
+        self._ink_spec = array("i", (0, 0, 0, 0, 0, 0))  # ``ink``'s: see ``_ink``
+        self._mx = WIDTH
+        self._my = HEIGHT
+        self._face_bands = self._bands(FACE_W, FACE_H, MARGIN)
+        self._pile_bands = self._bands(CARD_W, CARD_H, 0)
         self._edges = self._view(EDGES_W, FACE_H)
-        self._pile_card = self._view(CARD_W, CARD_H)
         self._count = self._view(CARD_W, COUNT_H)
         self._info = self._view(INFO_W, INFO_H)
         self._message_row = self._view(WIDTH, MESSAGE_H)
@@ -267,10 +285,23 @@ class Renderer:
         self._felt_column = self._column(False, CARD_H)
         self._felt_edge = self._column(False, FACE_H)  # where a stock edge went
         self._edge_y = (STOCK_Y, HEIGHT - STOCK_Y - FACE_H)
+        # For ``ink``: the outlines of the first k edges under a stock card, and their
+        # insides, as shapes the size of the edges' window (held as ``_turn`` holds a
+        # bitmap's: its size at 2 and 3, the shape at 5).
+        self._edge_outlines = []
+        self._edge_fills = []
+        outlines = [EDGES_W, FACE_H]
+        fills = [EDGES_W, FACE_H]
+        for i in range(EDGES_MAX + 1):
+            self._edge_outlines.append((None, None, EDGES_W, FACE_H, 0, bytes(outlines)))
+            self._edge_fills.append((None, None, EDGES_W, FACE_H, 0, bytes(fills)))
+            height = CARD_H - 2 * (i + 1)
+            outlines += (EDGE_STEP * i, MARGIN + i + 1, EDGE_STEP, height)
+            fills += (EDGE_STEP * i, MARGIN + i + 2, 1, height - 2)
         # Palettes that blit a 1-bit bitmap in one colour, leaving the rest as it was.
         self._palettes = {}
-        for ink in (INK, RED, WHITE, HIGHLIGHT, DIM, CPU_TAG):
-            self._palette(ink)
+        for colour in (INK, RED, WHITE, HIGHLIGHT, DIM, CPU_TAG):
+            self._palette(colour)
         self._big_ranks = [self._bitmap(glyph, BIG_SCALE) for glyph in RANKS]
         self._big_suits = [self._bitmap(glyph, BIG_SCALE) for glyph in SUITS]
         self._index_ranks = [self._bitmap(glyph, INDEX_SCALE) for glyph in RANKS]
@@ -294,8 +325,6 @@ class Renderer:
         self._w = 0
         self._h = 0
         self._flip = False
-        self._mx = WIDTH
-        self._my = HEIGHT
         # What is still to draw, and what this call may still draw.
         self.regions_per_call = 0
         self._left = -1  # regions this call may still draw; below 0, any number
@@ -340,19 +369,32 @@ class Renderer:
         self._message_at = 2 * WIDTH
         self._message_from = 0  # the columns that pieces of it must cover
         self._message_to = 0
-        # Blank cards on the felt, copied into a window rather than drawn each time.
-        self._blank_face = self._blank(self._face, MARGIN)
-        self._blank_pile = self._blank(self._pile_card, 0)
 
     def _view(self, w, h):
         size = w * h * 2
         buf = self._work[:size]
         return (self._framebuf.FrameBuffer(buf, w, h, self._framebuf.RGB565), buf, w, h)
 
-    def _blank(self, view, margin):
+    def _bands(self, w, h, margin):
+        """A blank card on the felt (``margin`` of felt around it) as bands of rows:
+        ``(view, top, picture, turned picture)`` each, a picture being that band of the
+        blank card, and the turned one the band that lies there on player 2's screen.
+        The pictures are copied into a window rather than drawn each time."""
+        view = self._view(w, h)
         self._begin(view, 0, 0, False, FELT)
         self._blank_card(margin, margin)
-        return bytes(view[1])
+        picture = memoryview(bytes(view[1]))
+        band_h = (h + CARD_BANDS - 1) // CARD_BANDS
+        bands = []
+        for top in range(0, h, band_h):
+            bottom = min(top + band_h, h)
+            bands.append((
+                self._view(w, bottom - top),
+                top,
+                picture[top * w * 2 : bottom * w * 2],
+                picture[(h - bottom) * w * 2 : (h - top) * w * 2],
+            ))
+        return bands
 
     def _column(self, edge, height):
         """A 2-pixel column: one card's edge in a spit pile, or bare felt."""
@@ -373,9 +415,12 @@ class Renderer:
             self._palettes[ink] = palette
         return palette
 
-    def _turn(self, buf, width, height):
-        """``(upright, turned, width, height, pad)``: a 1-bit bitmap and its 180-degree
-        turn, whose ``pad`` columns of row padding now lie on the left."""
+    def _turn(self, buf, width, height, rects):
+        """``(upright, turned, width, height, pad, shape)``: a 1-bit bitmap and its
+        180-degree turn, whose ``pad`` columns of row padding now lie on the left, and
+        the bitmap as ``ink`` paints it: its size, then ``rects`` (left, top, width,
+        height each), or None (a label of 8x8 text, which is blitted: finding its
+        rectangles would cost more than blitting it)."""
         fbm = self._framebuf
         turned = bytearray(reversed(buf))
         stride = (width + 7) & ~7
@@ -385,6 +430,7 @@ class Renderer:
             width,
             height,
             stride - width,
+            None if rects is None else bytes([width, height] + rects),
         )
 
     def _bitmap(self, glyph, scale):
@@ -392,9 +438,12 @@ class Renderer:
         height = glyph[1] * scale
         buf = bytearray((width + 7) // 8 * height)
         fb = self._framebuf.FrameBuffer(buf, width, height, self._framebuf.MONO_HLSB)
+        rects = []
         for i in range(2, len(glyph), 3):
-            fb.fill_rect(glyph[i] * scale, glyph[i + 1] * scale, glyph[i + 2] * scale, scale, 1)
-        return self._turn(buf, width, height)
+            rect = [glyph[i] * scale, glyph[i + 1] * scale, glyph[i + 2] * scale, scale]
+            fb.fill_rect(rect[0], rect[1], rect[2], rect[3], 1)
+            rects += rect
+        return self._turn(buf, width, height, rects)
 
     def _label(self, text):
         """A short text as a bitmap both ways up, made once and kept."""
@@ -403,7 +452,7 @@ class Renderer:
             width = 8 * len(text)
             buf = bytearray(width)
             self._framebuf.FrameBuffer(buf, width, 8, self._framebuf.MONO_HLSB).text(text, 0, 0, 1)
-            label = self._turn(buf, width, 8)
+            label = self._turn(buf, width, 8, None)
             self._labels[text] = label
         return label
 
@@ -416,22 +465,24 @@ class Renderer:
 
     def _begin(self, view, x, y, flip, background):
         """Start a window of ``view``'s shape at player-1 position ``x, y``, filled
-        with a colour or copied from a picture of the same shape (bytes)."""
-        fb, buf, w, h = view
+        with a colour or copied from a picture of the same shape (bytes).
+
+        The pen's helpers keep to a few locals: on MicroPython a function with more
+        than 11 words of locals and stack gets its frame from the heap at every call."""
         if flip:
-            x = self._mx - x - w
-            y = self._my - y - h
-        self._fb = fb
-        self._buf = buf
+            x = self._mx - x - view[2]
+            y = self._my - y - view[3]
+        self._fb = view[0]
+        self._buf = view[1]
         self._x = x
         self._y = y
-        self._w = w
-        self._h = h
+        self._w = view[2]
+        self._h = view[3]
         self._flip = flip
         if isinstance(background, int):
-            fb.fill(background)
+            view[0].fill(background)
         else:
-            buf[:] = background  # a copy in C, and no allocation
+            view[1][:] = background  # a copy in C, and no allocation
 
     def _end(self):
         self.display.show(self._x, self._y, self._w, self._h, self._buf)
@@ -442,16 +493,42 @@ class Renderer:
             y = self._my - y - h
         self._fb.fill_rect(x - self._x, y - self._y, w, h, c)
 
-    def _blit(self, bitmap, x, y, ink):
-        """A bitmap from ``_turn`` in ``ink``, its top left at ``x, y`` as player 1
+    def _blit(self, bitmap, x, y, colour):
+        """A bitmap from ``_turn`` in ``colour``, its top left at ``x, y`` as player 1
         sees it."""
-        palette = self._palettes[ink]
+        if ink is not None and bitmap[5] is not None:  # viper: framebuf's blit is slower
+            self._ink(bitmap, x, y, colour)
+        else:
+            self._blit_fb(bitmap, x, y, colour)
+
+    def _blit_fb(self, bitmap, x, y, colour):
+        ink_key = colour ^ 0xFFFF
+        palette = self._palettes[colour]
         if self._flip:
             x = self._mx - x - bitmap[2]
             y = self._my - y - bitmap[3]
-            self._fb.blit(bitmap[1], x - bitmap[4] - self._x, y - self._y, ink ^ 0xFFFF, palette)
+            self._fb.blit(bitmap[1], x - bitmap[4] - self._x, y - self._y, ink_key, palette)
         else:
-            self._fb.blit(bitmap[0], x - self._x, y - self._y, ink ^ 0xFFFF, palette)
+            self._fb.blit(bitmap[0], x - self._x, y - self._y, ink_key, palette)
+
+    def _ink(self, bitmap, x, y, colour):
+        """``ink``'s shape of a bitmap from ``_turn`` (or a shape as one) in ``colour``,
+        its top left at ``x, y`` as player 1 sees it; nothing when it lies above or
+        below the window (a band)."""
+        spec = self._ink_spec
+        spec[5] = self._flip
+        if self._flip:
+            x = self._mx - x - bitmap[2]
+            y = self._my - y - bitmap[3]
+        y -= self._y
+        if y >= self._h or y + bitmap[3] <= 0:
+            return
+        spec[0] = self._w
+        spec[1] = self._h
+        spec[2] = x - self._x
+        spec[3] = y
+        spec[4] = colour
+        ink(self._buf, bitmap[5], spec)
 
     def _text(self, text, x, y, ink):
         """8x8 text with its top left at ``x, y`` (as player 1 reads it); player 2's
@@ -602,19 +679,18 @@ class Renderer:
         """Draw the play screen of ``game`` (a ``rules.Game``) with the hands and
         calls of ``controls``; ``cpus[p]`` is true when seat p is the CPU. Only the
         regions that changed since the last call are sent."""
-        hands = self._hands
-        calls = self._calls
-        contest = controls.contest
+        # Few locals here: on MicroPython a function with more than 11 words of locals
+        # and stack gets its frame from the heap at every call, and this runs every pass.
         seen = self._seen
         if (
             # Most frames: nothing happened since the last one. Lists compare in C.
             game is self._game
             and len(game.history) == self._done
-            and controls.hand == hands
-            and controls.called == calls
+            and controls.hand == self._hands
+            and controls.called == self._calls
             and game.phase == seen[1]
-            and contest.winner == seen[2]
-            and contest.margin_us == seen[3]
+            and controls.contest.winner == seen[2]
+            and controls.contest.margin_us == seen[3]
             and game.round == self._round
             and self._screen == _PLAY_SCREEN
             and cpus == self._cpus
@@ -623,6 +699,11 @@ class Renderer:
                 self._start_call()
                 self._draw_pending(game, controls, cpus)
             return
+        self._play_changed(game, controls, cpus)
+
+    def _play_changed(self, game, controls, cpus):
+        """``play`` when something changed: follow it, queue its regions, draw."""
+        calls = self._calls
         self._start_call()
         self._cpus = cpus
         calls[0] = controls.called[0]
@@ -646,7 +727,8 @@ class Renderer:
         history = game.history
         done = len(history)
         new = done - self._done
-        if new < 0 or new > _FOLLOW_MAX or self._pending + 4 * new + _HAND_REGIONS > _QUEUE_SIZE:
+        queued = self._pending + _REGIONS_PER_ACTION * new + _HAND_REGIONS
+        if new < 0 or new > _FOLLOW_MAX or queued > _QUEUE_SIZE:
             everything = True
         if everything:
             self._queue_everything(piles, slots)
@@ -696,9 +778,9 @@ class Renderer:
             hand = controls.hand[player]
             if hand != self._hands[player]:
                 if self._hands[player] >= 0:
-                    self._queue_region(_R_FACE + player * 5 + self._hands[player])
+                    self._queue_face(player, self._hands[player])
                 if hand >= 0:
-                    self._queue_region(_R_FACE + player * 5 + hand)
+                    self._queue_face(player, hand)
                 self._hands[player] = hand
 
     def _follow(self, action):
@@ -707,19 +789,31 @@ class Renderer:
         player = (action >> 8) & 1
         if kind == PLAY:
             # The pile first: the card landing there is what the players watch for.
-            self._queue_region(_R_PILE + (action & 15))
+            pile = action & 15
+            self._queue_pile(pile)
             self._queue_slot(player, (action >> 4) & 15)
+            self._queue_region(_R_PILE_COUNT + pile)
         elif kind == MOVE:
             self._queue_slot(player, (action >> 4) & 15)
             self._queue_slot(player, action & 15)
         else:
             for pile in range(self._piles):
-                self._queue_region(_R_PILE + pile)
+                self._queue_pile(pile)
+                self._queue_region(_R_PILE_COUNT + pile)
             self._queue_region(_R_PACK)
             self._queue_region(_R_PACK + 1)
 
+    def _queue_pile(self, pile):
+        self._queue_region(_R_STACK + pile)  # first: the quickest sign that a card landed
+        for band in range(CARD_BANDS):
+            self._queue_region(_R_PILE + band * 2 + pile)
+
+    def _queue_face(self, player, slot):
+        for band in range(CARD_BANDS):
+            self._queue_region(_R_FACE + band * 10 + player * 5 + slot)
+
     def _queue_slot(self, player, slot):
-        self._queue_region(_R_FACE + player * 5 + slot)
+        self._queue_face(player, slot)
         self._queue_region(_R_EDGES + player * 5 + slot)
 
     def _queue_region(self, region):
@@ -728,36 +822,44 @@ class Renderer:
 
     def _draw_queued(self, game, controls):
         """Draw queued regions, then those of a sweep, while this call may; True once
-        none is left."""
-        while self._pending:
-            if not self._afford():
-                return False
-            region = self._queue[self._head]
-            self._head = (self._head + 1) % _QUEUE_SIZE
-            self._pending -= 1
-            self._draw_region(game, controls, region)
-        while self._sweep < _R_COUNT:
-            region = self._sweep
-            if self._in_layout(region):
+        none is left. A region may queue itself again (a pile's thickness)."""
+        while True:
+            if self._pending:
                 if not self._afford():
                     return False
-                self._draw_region(game, controls, region)
-            self._sweep = region + 1
-        return True
+                region = self._queue[self._head]
+                self._head = (self._head + 1) % _QUEUE_SIZE
+                self._pending -= 1
+            elif self._sweep < _R_COUNT:
+                region = self._sweep
+                if not self._in_layout(region):
+                    self._sweep = region + 1
+                    continue
+                if not self._afford():
+                    return False
+                self._sweep = region + 1
+            else:
+                return True
+            self._draw_region(game, controls, region)
 
     def _in_layout(self, region):
         if region < _R_FACE:
-            return region < self._piles
+            return region % 2 < self._piles
         if region < _R_PACK:
             return (region - _R_FACE) % 5 < self._slots
         return True
 
     def _draw_region(self, game, controls, region):
-        if region < _R_FACE:
-            self._pile(game, region)
+        if region < _R_PILE:
+            self._thickness(region, len(game.middle[region]))
+        elif region < _R_PILE_COUNT:
+            region -= _R_PILE
+            self._pile(game, region % 2, region // 2)
+        elif region < _R_FACE:
+            self._pile_count(game, region - _R_PILE_COUNT)
         elif region < _R_EDGES:
             region -= _R_FACE
-            self._slot_face(game, controls, region // 5, region % 5)
+            self._slot_face(game, controls, region // 5 % 2, region % 5, region // 10)
         elif region < _R_PACK:
             region -= _R_EDGES
             self._slot_edges(game, region // 5, region % 5)
@@ -846,21 +948,23 @@ class Renderer:
             self._text(self._called_text, CALL_X + 2, INFO_Y + 2, INK)
         self._end()
 
-    def _slot_face(self, game, controls, player, slot):
-        """A stock slot's top card, or its empty place, and the hand's highlight."""
+    def _slot_face(self, game, controls, player, slot, band):
+        """A band of a stock slot's top card, or of its empty place, and the hand's
+        highlight: whatever of the card falls in the band is clipped to it."""
         keys = self._keys
         cards = game.stock[player][slot]
         n = len(cards)
         selected = 64 if controls.hand[player] == slot else 0
         face = (cards[-1] if n else _EMPTY) | selected
-        k = _K_FACE + player * 5 + slot
+        k = _K_FACE + band * 10 + player * 5 + slot
         if keys[k] == face:
             return
         keys[k] = face
         x = self._slot_x[slot]
         flip = player == 1
+        view, top, picture, turned = self._face_bands[band]
         if n:
-            self._begin(self._face, x, STOCK_Y, flip, self._blank_face)
+            self._begin(view, x, STOCK_Y + top, flip, turned if flip else picture)
             if selected:
                 self._rect(x, STOCK_Y, FACE_W, MARGIN, HIGHLIGHT)
                 self._rect(x, STOCK_Y + FACE_H - MARGIN, FACE_W, MARGIN, HIGHLIGHT)
@@ -868,7 +972,7 @@ class Renderer:
                 self._rect(x + FACE_W - MARGIN, STOCK_Y + MARGIN, MARGIN, CARD_H, HIGHLIGHT)
             self._stock_card(cards[-1], x + MARGIN, STOCK_Y + MARGIN)
         else:
-            self._begin(self._face, x, STOCK_Y, flip, FELT)
+            self._begin(view, x, STOCK_Y + top, flip, FELT)
             self._empty_place(x + MARGIN, STOCK_Y + MARGIN)
         self._end()
 
@@ -897,6 +1001,12 @@ class Renderer:
                 if flip:
                     sx = WIDTH - sx - EDGE_STEP
                 self.display.show(sx, self._edge_y[player], EDGE_STEP, FACE_H, self._felt_edge)
+        elif ink is not None:  # three shapes painted rather than two rectangles an edge
+            self._begin(self._edges, ex, STOCK_Y, flip, FELT)
+            self._ink(self._edge_outlines[under], ex, STOCK_Y, OUTLINE)
+            self._ink(self._edge_fills[under], ex, STOCK_Y, BACK)
+            self._ink(self._edge_fills[up if up < under else under], ex, STOCK_Y, FACE)
+            self._end()
         else:
             self._begin(self._edges, ex, STOCK_Y, flip, FELT)
             for i in range(under):
@@ -907,26 +1017,35 @@ class Renderer:
                 self._rect(ex + EDGE_STEP * i, ey + 1, 1, height - 2, FACE if i < up else BACK)
             self._end()
 
-    def _pile(self, game, pile):
+    def _pile(self, game, pile, band):
+        """A band of a pile's top card (its index both ways up, clipped to the band)."""
         keys = self._keys
         cards = game.middle[pile]
         n = len(cards)
         top = cards[-1] if n else _EMPTY
         x = self._pile_x[pile]
-        self._thickness(pile, n)  # first: the quickest sign that a card landed
-        if keys[_K_TOP + pile] != top:
-            keys[_K_TOP + pile] = top
-            self._frame(x, PILE_Y, CARD_W, CARD_H)
-            if n:
-                self._begin(self._pile_card, x, PILE_Y, False, self._blank_pile)
-                self._index(top, x, PILE_Y)
-                self._flip = True
-                self._index(top, x, PILE_Y)
-            else:
-                self._begin(self._pile_card, x, PILE_Y, False, FELT)
-                self._empty_place(x, PILE_Y)
-            self._end()
-            self._frame(0, 0, WIDTH, HEIGHT)
+        k = _K_TOP + band * 2 + pile
+        if keys[k] == top:
+            return
+        keys[k] = top
+        self._frame(x, PILE_Y, CARD_W, CARD_H)
+        view, y, picture, _ = self._pile_bands[band]
+        if n:
+            self._begin(view, x, PILE_Y + y, False, picture)
+            self._index(top, x, PILE_Y)
+            self._flip = True
+            self._index(top, x, PILE_Y)
+        else:
+            self._begin(view, x, PILE_Y + y, False, FELT)
+            self._empty_place(x, PILE_Y)
+        self._end()
+        self._frame(0, 0, WIDTH, HEIGHT)
+
+    def _pile_count(self, game, pile):
+        """The number of cards in a pile, both ways up (with counts=on)."""
+        keys = self._keys
+        n = len(game.middle[pile])
+        x = self._pile_x[pile]
         count = n if game.options.counts == "on" else -1
         if keys[_K_COUNT + pile] != count:
             keys[_K_COUNT + pile] = count
@@ -940,7 +1059,8 @@ class Renderer:
             self._frame(0, 0, WIDTH, HEIGHT)
 
     def _thickness(self, pile, n):
-        """Send only the edges that appeared or went since the last frame."""
+        """Send the edges that appeared or went since the last frame, a few at a time:
+        the region is queued again for the rest."""
         piles = self._piles
         shown = self._stacks[pile]
         limit = stack_max(piles)
@@ -948,6 +1068,12 @@ class Renderer:
             n = limit
         if n == shown:
             return
+        if n > shown + _EDGES_A_CALL:
+            n = shown + _EDGES_A_CALL
+            self._queue_region(_R_STACK + pile)
+        elif n < shown - _EDGES_A_CALL:
+            n = shown - _EDGES_A_CALL
+            self._queue_region(_R_STACK + pile)
         self._stacks[pile] = n
         low = shown if shown < n else n
         high = n if shown < n else shown

@@ -16,13 +16,13 @@ from micropython import const
 from spit.arbiter import Arbiter
 from spit.controls import Controls
 from spit.keys import button_id
-from spit.pace import Pace
+from spit.pace import HOLD_PASSES, Pace
 from spit.rules import SPIT_ACTION
 from spit.ticks import ticks_add, ticks_diff
 
 _FAR_MS = const(60_000)  # a settled table with no action planned looks again this late
-# A glance (up to about 1 ms on the Pico) starts only this early in a pass, or in the
-# pass after one that was too late; a look is a few glances, in one pass or over several.
+# A glance (up to about 1 ms on the Pico) starts only this early in a pass, or after
+# HOLD_PASSES passes that were too late; a look is a few glances, over one pass or several.
 _GLANCE_BEFORE_US = const(700)
 
 
@@ -50,7 +50,7 @@ class Table:
         # finished looking at (-1: not settled), and the first time a planned action is due.
         self._settled = -1
         self._wake = 0
-        self._held_over = False  # the last pass was too late to glance
+        self._waits = 0  # passes in a row that were too late to glance
 
     def touch(self, button, t):
         """A press of ``button`` at ``t`` (ticks_us), debounced, in any order."""
@@ -79,10 +79,10 @@ class Table:
         second = self.cpus[1 - self._first]
         if self._act(first, now) or self._act(second, now):
             return
-        if not self.pace.within(_GLANCE_BEFORE_US) and not self._held_over:
-            self._held_over = True  # a glance waits one pass at most
+        if not self.pace.within(_GLANCE_BEFORE_US) and self._waits < HOLD_PASSES:
+            self._waits += 1  # a glance waits a few passes at most
             return
-        self._held_over = False
+        self._waits = 0
         while self._glance(first) or self._glance(second):
             if not self.pace.within(_GLANCE_BEFORE_US):
                 return
