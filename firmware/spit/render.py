@@ -25,9 +25,10 @@ values, or another screen, supersede what was left). The call that takes new val
 or starts a clear draws nothing more. A region is a strip of two rows of a clear
 (through ``fill_rows``), an eighth of a row of text (only the eighths that the text
 reaches, or reached before), a glyph row of big text, a colour bar or corner mark or
-an eighth of a histogram row of the self-test, or one of the play screen's: a pile
-(the pile a card landed on first, in the pass that applied the card), a stock
-slot's top card, the edges under it, a pack, a name, a SPIT call. The play screen
+an eighth of a histogram row of the self-test, or one of the play screen's: a pile's
+thickness, two edges at a time (the pile a card landed on first, in the pass that
+applied the card), a band of a pile's card, the pile's count, a band of a stock slot's
+top card (``CARD_BANDS`` a card), the edges under it, a pack, a name, a SPIT call. The play screen
 queues its regions in a ring as it follows the actions (setting the table out is a
 sweep over every region rather than a queue); a static screen's drawing is a
 generator that yields after each region. Either way the pixels come out as drawn
@@ -44,7 +45,9 @@ Player 2's regions are drawn already turned 180 degrees: rectangles are
 mirrored by arithmetic, and the ranks, suits and labels are 1-bit bitmaps
 made once in both orientations and blitted in colour (a 1-bit bitmap in
 ``MONO_HLSB`` with its bytes in reverse order, read as ``MONO_HMSB``, is the
-same bitmap turned 180 degrees, shifted by its row padding). A row of any other
+same bitmap turned 180 degrees, shifted by its row padding). Where the port runs
+viper code, card glyphs are painted instead, as the rectangles they are made of
+(``hot.ink``), upright or turned. A row of any other
 text, and big text, is drawn upright and its pixels then reversed in place
 (``hot.turn_pixels``, viper code on the chip), which is the window turned. Big text
 is 8x8 text magnified: each glyph row's bits are spread wide through a table, a
