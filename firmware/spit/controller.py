@@ -97,7 +97,6 @@ BREAK_WAIT_US = const(100_000)
 # A piece of drawing (up to about 1-2 ms on the Pico) starts only this early in a pass,
 # or after HOLD_PASSES passes that were too late.
 _DRAW_BEFORE_US = const(1_000)
-_ANSWER_DRAWS = const(2)  # see Controller._answer_draws
 # Both SPIT buttons' bits in the pressed mask (player 1's SPIT is button 7, player 2's 15).
 _SPITS = const(1 << 7 | 1 << 15)
 # The calibration histogram: bins of 10 µs, the last holding everything from 90 µs.
@@ -150,9 +149,9 @@ class Controller:
         self._break_due = False  # a quiet moment came: save and collect in the next pass
         self._draw_waits = 0  # passes in a row that ran too late to draw
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
-        # A new screen's first calls (its set-up, then its first strip) are never held
-        # back: they answer the press that brought it.
-        self._answer_draws = 0
+        # A new screen came with a press: its first calls (its set-up, then its first
+        # strip) go in one pass, whatever the pace, as the press's answer.
+        self._answer = False
         self._break_at = now  # when the break became due
         self._margin = ""  # the slap's banner text, made when the contest changes
         self._margin_of = (-1, 0, False)
@@ -188,9 +187,10 @@ class Controller:
                 self._enter(TITLE, now)
         if self.renderer is not None:
             in_time = self.pace.within(_DRAW_BEFORE_US)
-            if in_time or self._answer_draws or self._draw_waits >= HOLD_PASSES:
-                if self._answer_draws:
-                    self._answer_draws -= 1
+            if in_time or self._answer or self._draw_waits >= HOLD_PASSES:
+                if self._answer:
+                    self._answer = False
+                    self._draw(now)  # the set-up call, which sends nothing
                 self._draw_waits = 0
                 self._undrawn = False
                 self._draw(now)
@@ -266,7 +266,7 @@ class Controller:
         self._break_due = True
         self._break_at = now
         self._undrawn = True
-        self._answer_draws = _ANSWER_DRAWS
+        self._answer = True
         if self.renderer is not None:
             self.renderer.invalidate()
 
