@@ -164,39 +164,32 @@ class Display:
         DC alone, and each Pin call costs microseconds here. The panel keeps its column
         and row range until told otherwise, so a range the last window had is not sent
         again (a row of text pieces shares its rows, a card's bands their columns)."""
-        if self._open is not None:
-            self._open_window(x, y, w, h)
-            return
-        self._cs(0)
+        which = 0  # bit 0: the column range changed, bit 1: the row range
         columns = x << 9 | (x + w - 1)
         if columns != self._columns:
             self._columns = columns
-            self._range(_CASET, x, x + w - 1)
+            which = 1
         rows = y << 9 | (y + h - 1)
         if rows != self._rows:
             self._rows = rows
+            which |= 2
+        self.bytes_sent += 1 + 5 * (which & 1) + 5 * (which >> 1)
+        if self._open is not None:  # the same bytes through the registers, one call
+            if which & 1:
+                pack_into(">HH", self._ranges, 1, x, x + w - 1)
+            if which & 2:
+                pack_into(">HH", self._ranges, 6, y, y + h - 1)
+            self._open(self._registers, self._ranges, which)
+            return
+        self._cs(0)
+        if which & 1:
+            self._range(_CASET, x, x + w - 1)
+        if which & 2:
             self._range(_RASET, y, y + h - 1)
         self._dc(0)
         self._command[0] = _RAMWR
         self._spi.write(self._command)
         self._dc(1)
-        self.bytes_sent += 1
-
-    def _open_window(self, x, y, w, h):
-        """``_window`` through the registers: the same bytes, one call."""
-        which = 0
-        columns = x << 9 | (x + w - 1)
-        if columns != self._columns:
-            self._columns = columns
-            pack_into(">HH", self._ranges, 1, x, x + w - 1)
-            which = 1
-        rows = y << 9 | (y + h - 1)
-        if rows != self._rows:
-            self._rows = rows
-            pack_into(">HH", self._ranges, 6, y, y + h - 1)
-            which |= 2
-        self._open(self._registers, self._ranges, which)
-        self.bytes_sent += 1 + 5 * (which & 1) + 5 * (which >> 1)
 
     def _range(self, command, start, end):
         self._dc(0)
@@ -205,7 +198,6 @@ class Display:
         pack_into(">HH", self._params, 0, start, end)
         self._dc(1)
         self._spi.write(self._params)
-        self.bytes_sent += 5
 
     def show(self, x, y, w, h, buf):
         if x < 0 or y < 0 or w < 1 or h < 1 or x + w > _WIDTH or y + h > _HEIGHT:
