@@ -357,8 +357,6 @@ class Renderer:
         self._pending = 0
         self._sweep = _R_COUNT  # the next region of a sweep over them all
         self._baseline = -1
-        self._stuck = False
-        self._stuck_at = -1
         # What the message row was decided from: history length, phase, the contest.
         self._seen = [-1, -1, -2, -1]
         self._word = None
@@ -1108,7 +1106,7 @@ class Renderer:
                 key = _MSG_SLAP_LONE if game.one_pile() else _MSG_SLAP
         elif phase == PHASE_READY:
             key = _MSG_READY
-        elif phase == PHASE_PLAY and self._is_stuck(game):
+        elif phase == PHASE_PLAY and game.is_stuck():  # worked out once per action
             key = _MSG_WAIT if game.options.spit == "auto" else _MSG_STUCK
             # Whatever happened before everybody got stuck is old news after the spit.
             self._baseline = _contest_key(controls.contest)
@@ -1161,14 +1159,6 @@ class Renderer:
                     width,
                 )
             self._message_at = at + width
-
-    def _is_stuck(self, game):
-        # Only an applied action changes the table: ask the rules once per action.
-        done = len(game.history)
-        if done != self._stuck_at:
-            self._stuck_at = done
-            self._stuck = game.is_stuck()
-        return self._stuck
 
     # -- the other screens -------------------------------------------------------
     #
