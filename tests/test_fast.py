@@ -160,13 +160,15 @@ def _viper_ink():
 
 
 def _every_screen(renderer):
-    """The play screen with cards both ways up, every static screen, then the play
-    screen with face-up cards stacked under the tops, as pixels."""
+    """The play screen with cards both ways up, empty places and a card in hand, every
+    static screen, then the play screen with face-up cards stacked under the tops, as
+    pixels."""
     game = position(
         ["KS", "2C 5D", "", "9H", "JC QD"], ["6C", "", "8D 7S", "", "10H"], ("4H", "8C")
     )
     controls = Controls(game)
     controls.called[1] = True
+    controls.hand[0] = 3  # the 9H in hand: its highlight
     shots = []
     screens = (
         lambda: renderer.play(game, controls, (False, True)),
@@ -210,3 +212,21 @@ def test_the_viper_ink_clips_to_the_window_both_ways_up():
         painted = {(i % 12, i // 12) for i in range(36) if pixels[i]}
         assert painted == expected
         assert all(pixels[i] in (0, 0x1234) for i in range(36))
+
+
+def test_the_viper_ink_a_region_a_call_ends_on_the_screen_drawn_at_once(monkeypatch):
+    game = position(["KS", "2C 5D", "", "9H", "JC QD"], ["6C", "", "8D 7S"], ("4H", ""))
+    controls = Controls(game)
+    controls.hand[1] = 2  # the 7S in hand
+    at_once = Renderer(Screen(), framebuf)
+    at_once.play(game, controls)
+    monkeypatch.setattr(render, "ink", _viper_ink())
+    spread = Renderer(Screen(), framebuf)
+    spread.regions_per_call = 1
+    spread.play(game, controls)
+    calls = 0
+    while spread.busy and calls < 500:
+        spread.play(game, controls)
+        calls += 1
+    assert calls > 100 and not spread.busy
+    assert spread.display.pixels == at_once.display.pixels

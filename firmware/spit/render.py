@@ -255,6 +255,15 @@ def _touches(start, end, left, width):
     return start < left + width and end > left
 
 
+def _frame_shape(w, h, thickness):
+    """A ``w`` by ``h`` frame ``thickness`` pixels wide, as ``ink``'s shape of a bitmap
+    from ``Renderer._turn``: top, bottom, then the sides between them."""
+    inside = h - 2 * thickness
+    rects = (0, 0, w, thickness, 0, h - thickness, w, thickness)
+    rects += (0, thickness, thickness, inside, w - thickness, thickness, thickness, inside)
+    return (None, None, w, h, 0, bytes((w, h) + rects))
+
+
 def _contest_key(contest):
     """A contested outcome as one small int (-1 for none), to notice a new one."""
     if contest.winner < 0:
@@ -301,6 +310,10 @@ class Renderer:
             height = CARD_H - 2 * (i + 1)
             outlines += (EDGE_STEP * i, MARGIN + i + 1, EDGE_STEP, height)
             fills += (EDGE_STEP * i, MARGIN + i + 2, 1, height - 2)
+        # The empty place and the hand's highlight as shapes for ``ink``: a call each
+        # rather than four rectangles.
+        self._empty_shape = _frame_shape(CARD_W, CARD_H, 1)
+        self._highlight_shape = _frame_shape(FACE_W, FACE_H, MARGIN)
         # Palettes that blit a 1-bit bitmap in one colour, leaving the rest as it was.
         self._palettes = {}
         for colour in (INK, RED, WHITE, HIGHLIGHT, DIM, CPU_TAG):
@@ -309,6 +322,7 @@ class Renderer:
         self._big_suits = [self._bitmap(glyph, BIG_SCALE) for glyph in SUITS]
         self._index_ranks = [self._bitmap(glyph, INDEX_SCALE) for glyph in RANKS]
         self._index_suits = [self._bitmap(glyph, INDEX_SCALE) for glyph in SUITS]
+        self._index_h = max(bitmap[3] for bitmap in self._index_ranks + self._index_suits)
         # 8x8 text: a row to magnify, and the labels player 2 reads in play.
         self._mono = bytearray(_LINE_BYTES)
         self._mono_fb = framebuf.FrameBuffer(self._mono, WIDTH, 8, framebuf.MONO_HLSB)
@@ -621,6 +635,9 @@ class Renderer:
         self._rect(x + 1, y + 1, CARD_W - 2, CARD_H - 2, FACE)
 
     def _empty_place(self, x, y):
+        if ink is not None:
+            self._ink(self._empty_shape, x, y, DIM)
+            return
         self._rect(x, y, CARD_W, 1, DIM)
         self._rect(x, y + CARD_H - 1, CARD_W, 1, DIM)
         self._rect(x, y, 1, CARD_H, DIM)
@@ -966,7 +983,9 @@ class Renderer:
         view, top, picture, turned = self._face_bands[band]
         if n:
             self._begin(view, x, STOCK_Y + top, flip, turned if flip else picture)
-            if selected:
+            if selected and ink is not None:
+                self._ink(self._highlight_shape, x, STOCK_Y, HIGHLIGHT)
+            elif selected:
                 self._rect(x, STOCK_Y, FACE_W, MARGIN, HIGHLIGHT)
                 self._rect(x, STOCK_Y + FACE_H - MARGIN, FACE_W, MARGIN, HIGHLIGHT)
                 self._rect(x, STOCK_Y + MARGIN, MARGIN, CARD_H, HIGHLIGHT)
@@ -1032,10 +1051,14 @@ class Renderer:
         self._frame(x, PILE_Y, CARD_W, CARD_H)
         view, y, picture, _ = self._pile_bands[band]
         if n:
+            # Only the indexes that reach into the band: the upright one along the
+            # card's bottom, the turned one along its top.
             self._begin(view, x, PILE_Y + y, False, picture)
-            self._index(top, x, PILE_Y)
-            self._flip = True
-            self._index(top, x, PILE_Y)
+            if y + view[3] > CARD_H - INDEX_INSET - self._index_h:
+                self._index(top, x, PILE_Y)
+            if y < INDEX_INSET + self._index_h:
+                self._flip = True
+                self._index(top, x, PILE_Y)
         else:
             self._begin(view, x, PILE_Y + y, False, FELT)
             self._empty_place(x, PILE_Y)
