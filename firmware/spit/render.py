@@ -310,8 +310,8 @@ class Renderer:
             height = CARD_H - 2 * (i + 1)
             outlines += (EDGE_STEP * i, MARGIN + i + 1, EDGE_STEP, height)
             fills += (EDGE_STEP * i, MARGIN + i + 2, 1, height - 2)
-        # The empty place and the hand's highlight as shapes for ``ink``: a call each
-        # rather than four rectangles.
+        # The empty place and the hand's highlight as shapes (``_shape``): one ``ink``
+        # call each rather than four rectangles.
         self._empty_shape = _frame_shape(CARD_W, CARD_H, 1)
         self._highlight_shape = _frame_shape(FACE_W, FACE_H, MARGIN)
         # Palettes that blit a 1-bit bitmap in one colour, leaving the rest as it was.
@@ -634,14 +634,18 @@ class Renderer:
         self._rect(x, y + 1, CARD_W, CARD_H - 2, OUTLINE)
         self._rect(x + 1, y + 1, CARD_W - 2, CARD_H - 2, FACE)
 
-    def _empty_place(self, x, y):
+    def _shape(self, shape, x, y, colour):
+        """A shape made for ``ink`` in ``colour``, its top left at ``x, y``: one call
+        where viper code runs, its rectangles one by one elsewhere."""
         if ink is not None:
-            self._ink(self._empty_shape, x, y, DIM)
+            self._ink(shape, x, y, colour)
             return
-        self._rect(x, y, CARD_W, 1, DIM)
-        self._rect(x, y + CARD_H - 1, CARD_W, 1, DIM)
-        self._rect(x, y, 1, CARD_H, DIM)
-        self._rect(x + CARD_W - 1, y, 1, CARD_H, DIM)
+        rects = shape[5]
+        for i in range(2, len(rects), 4):
+            self._rect(x + rects[i], y + rects[i + 1], rects[i + 2], rects[i + 3], colour)
+
+    def _empty_place(self, x, y):
+        self._shape(self._empty_shape, x, y, DIM)
 
     def _stock_card(self, card, x, y):
         """A card as its owner reads it: a big rank top left, a big suit bottom right,
@@ -983,13 +987,8 @@ class Renderer:
         view, top, picture, turned = self._face_bands[band]
         if n:
             self._begin(view, x, STOCK_Y + top, flip, turned if flip else picture)
-            if selected and ink is not None:
-                self._ink(self._highlight_shape, x, STOCK_Y, HIGHLIGHT)
-            elif selected:
-                self._rect(x, STOCK_Y, FACE_W, MARGIN, HIGHLIGHT)
-                self._rect(x, STOCK_Y + FACE_H - MARGIN, FACE_W, MARGIN, HIGHLIGHT)
-                self._rect(x, STOCK_Y + MARGIN, MARGIN, CARD_H, HIGHLIGHT)
-                self._rect(x + FACE_W - MARGIN, STOCK_Y + MARGIN, MARGIN, CARD_H, HIGHLIGHT)
+            if selected:
+                self._shape(self._highlight_shape, x, STOCK_Y, HIGHLIGHT)
             self._stock_card(cards[-1], x + MARGIN, STOCK_Y + MARGIN)
         else:
             self._begin(view, x, STOCK_Y + top, flip, FELT)
