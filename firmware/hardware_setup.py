@@ -31,6 +31,8 @@ DISPLAY_SPI = 0
 _SPI_BASE = 0x4003C000
 _SPI_STRIDE = 0x4000
 _SIO_BASE = 0xD0000000
+# The DMA's transfer requests (datasheet 2.5.3.1): SPI0's transmit FIFO, SPI1's two on.
+_DREQ_SPI0_TX = 16
 
 # Which capture backend runs: "pio" (a PIO state machine that stamps every change to
 # 96 ns whatever the CPU is doing) or "irq" (a hard interrupt per button, the fallback).
@@ -87,12 +89,21 @@ def display(panel=PANEL, rotation=ROTATION):
     dc = Pin(DISPLAY_DC_PIN, Pin.OUT, value=0)
     cs = Pin(DISPLAY_CS_PIN, Pin.OUT, value=1)
     rst = Pin(DISPLAY_RST_PIN, Pin.OUT, value=1)
-    # The registers that open a window in one call (RP2040 addresses).
-    registers = None
+    # The registers that open a window in one call, and a DMA channel that sends the
+    # pixels while the CPU goes on (RP2040 addresses and requests).
+    registers = dma = None
     if not rp2350:
         spi_base = _SPI_BASE + _SPI_STRIDE * DISPLAY_SPI
         registers = (spi_base, _SIO_BASE, 1 << DISPLAY_DC_PIN, 1 << DISPLAY_CS_PIN)
-    screen = Display(spi, dc, cs, rst, panel=panel, rotation=rotation, registers=registers)
+        try:
+            import rp2
+
+            dma = (rp2.DMA(), _DREQ_SPI0_TX + 2 * DISPLAY_SPI)
+        except ImportError:  # the host simulator: no DMA, the bus takes the pixels
+            pass
+    screen = Display(
+        spi, dc, cs, rst, panel=panel, rotation=rotation, registers=registers, dma=dma
+    )
     # Only now: the panel was cleared before it turned on, so no noise ever shows.
     Pin(DISPLAY_BACKLIGHT_PIN, Pin.OUT, value=1)
     return screen

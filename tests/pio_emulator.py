@@ -293,6 +293,17 @@ class FakePIO:
         self.rp2.irq_handlers[self.block] = (handler, trigger, hard)
 
 
+class FakeDMA:
+    """A claimed DMA channel. On the host the display never starts one: its DMA path is
+    viper code, which the host has no emitter for."""
+
+    claimed = 0
+
+    def __init__(self):
+        self.channel = FakeDMA.claimed % 12
+        FakeDMA.claimed += 1
+
+
 def install(levels=lambda cycle: 0xFFFFFFFF):
     """Put a fake ``rp2`` in ``sys.modules`` and return it; set ``rp2.levels`` to drive pins."""
     rp2 = types.ModuleType("rp2")
@@ -305,6 +316,7 @@ def install(levels=lambda cycle: 0xFFFFFFFF):
         setattr(rp2.PIO, name, getattr(FakePIO, name))
     rp2.StateMachine = lambda *args, **kwargs: FakeStateMachine(rp2, *args, **kwargs)
     rp2.run = lambda until, irq=True: run(rp2, until, irq)
+    rp2.DMA = FakeDMA
     sys.modules["rp2"] = rp2
     return rp2
 

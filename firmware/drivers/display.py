@@ -1,12 +1,14 @@
 """ILI9341 and ST7789 320x240 SPI panels, in landscape.
 
 Constructor: ``Display(spi, dc, cs, rst, panel="ili9341", rotation=0, sleep_ms=None,
-registers=None)`` takes a built ``machine.SPI`` and three output ``Pin``s. ``rotation``
+registers=None, dma=None)`` takes a built ``machine.SPI`` and three output ``Pin``s. ``rotation``
 is 0, or 180 for a panel mounted upside down. ``sleep_ms`` waits between init steps
 (``time.sleep_ms`` unless given). ``registers``, on an RP2040, is ``(SPI block base, SIO
 base, DC pin mask, CS pin mask)``: windows are then opened through them in viper code
-(``drivers.window_viper``), where the port compiles it. The constructor resets the
-panel, sets it up, clears it to black and turns it on.
+(``drivers.window_viper``), where the port compiles it; ``dma``, with them, is an
+``rp2.DMA`` channel and the SPI's transmit DREQ as a pair: pixels then go out by DMA
+while the CPU goes on. The constructor resets the panel, sets it up, clears it to
+black and turns it on.
 
 Methods: ``show(x, y, w, h, buf)`` sends a window of RGB565 pixels: ``buf`` is exactly
 ``w * h * 2`` bytes as ``framebuf.FrameBuffer(buf, w, h, framebuf.RGB565)`` wrote them,
@@ -14,10 +16,13 @@ and goes out as it is, so the colours given to framebuf are byte-swapped RGB565 
 panel reads each pixel big-endian). ``fill(colour)`` paints the whole screen with a
 colour in that same form, through one small strip buffer, and ``fill_rows(colour, y, h)``
 paints rows ``y`` to ``y + h - 1`` alone (``h`` even), so that a clear can go out a band
-at a time. None of them allocates.
+at a time. None of them allocates. With DMA they return once the transfer has started:
+``busy()`` is True until its last byte is out, ``wait()`` waits for that, and the
+buffer given to ``show`` must stay as it is until then (the next window waits itself).
 
 Attributes: ``width``, ``height`` (320, 240); ``bytes_sent``, every byte put on the bus
-so far, commands included.
+so far, commands included; ``in_background``: pixels go out by DMA; ``sending``: a
+transfer was started and not yet seen finished.
 
 Both panels are 240x320 portrait controllers speaking MIPI DCS: MADCTL turns the
 address space so that column 0, row 0 is the top left as the player sees the screen,
@@ -83,7 +88,16 @@ class Display:
     height = _HEIGHT
 
     def __init__(
-        self, spi, dc, cs, rst, panel="ili9341", rotation=0, sleep_ms=None, registers=None
+        self,
+        spi,
+        dc,
+        cs,
+        rst,
+        panel="ili9341",
+        rotation=0,
+        sleep_ms=None,
+        registers=None,
+        dma=None,
     ):
         if panel not in _PANELS:
             raise ValueError("panel is 'ili9341' or 'st7789'")
@@ -104,12 +118,17 @@ class Display:
         self._rows = -1
         self._registers = None
         self._open = None
+        self.in_background = False
+        self.sending = False
         if registers is not None:
             try:
-                from drivers.window_viper import open_window
+                from drivers import window_viper
 
-                self._open = open_window
-                self._registers = array("I", registers)
+                self._open = window_viper.open_window
+                if dma is not None:
+                    self._take_dma(window_viper, registers, dma)
+                else:
+                    self._registers = array("I", registers)
             except (ImportError, SyntaxError, ValueError):
                 pass  # no viper here: the pins and the bus serve
         self._ranges = bytearray((_CASET, 0, 0, 0, 0, _RASET, 0, 0, 0, 0))
@@ -117,6 +136,31 @@ class Display:
         if rotation == 180:
             madctl ^= _MX | _MY
         self._init(madctl, invert, power, sleep_ms or _system_sleep_ms())
+
+    def _take_dma(self, window_viper, registers, dma):
+        channel, dreq = dma
+        self._channel = channel  # held: a channel is freed when its object is collected
+        base = window_viper.channel_base(channel.channel)
+        self._registers = array("I", tuple(registers) + (base,))
+        self._send_dma = window_viper.send
+        self._finished = window_viper.finished
+        # Bytes into the data register, paced by its DREQ; a fill reads its 4 colour
+        # bytes over and over (the read address wraps on 2**2 bytes).
+        self._pixels_ctrl = channel.pack_ctrl(size=0, inc_write=False, treq_sel=dreq)
+        self._fill_ctrl = channel.pack_ctrl(size=0, inc_write=False, treq_sel=dreq, ring_size=2)
+        self._colour = bytearray(4)  # block-aligned on the heap, as the wrap needs
+        self.in_background = True
+
+    def busy(self):
+        """True while pixels sent by DMA are still going out."""
+        if self.sending and self._finished(self._registers):
+            self.sending = False
+        return self.sending
+
+    def wait(self):
+        """Until the last pixel sent by DMA is out."""
+        while self.sending:
+            self.busy()
 
     def _init(self, madctl, invert, power, wait):
         self._cs(1)
@@ -145,6 +189,7 @@ class Display:
 
     def _send(self, command, params=None):
         """One command and its parameters, with CS held low for both."""
+        self.wait()
         self._command[0] = command
         self._cs(0)
         self._dc(0)
@@ -164,6 +209,8 @@ class Display:
         DC alone, and each Pin call costs microseconds here. The panel keeps its column
         and row range until told otherwise, so a range the last window had is not sent
         again (a row of text pieces shares its rows, a card's bands their columns)."""
+        if self.sending:
+            self.wait()
         which = 0  # bit 0: the column range changed, bit 1: the row range
         columns = x << 9 | (x + w - 1)
         if columns != self._columns:
@@ -205,9 +252,13 @@ class Display:
         if len(buf) != w * h * 2:
             raise ValueError("buffer is not w * h * 2 bytes")
         self._window(x, y, w, h)
+        self.bytes_sent += len(buf)
+        if self.in_background:
+            self._send_dma(self._registers, buf, len(buf), self._pixels_ctrl)
+            self.sending = True
+            return
         self._spi.write(buf)
         self._cs(1)
-        self.bytes_sent += len(buf)
 
     def fill(self, colour):
         self.fill_rows(colour, 0, _HEIGHT)
@@ -215,14 +266,19 @@ class Display:
     def fill_rows(self, colour, y, h):
         if y < 0 or h < 1 or y + h > _HEIGHT or h % 2:
             raise ValueError("rows are off the screen or not an even number")
+        self._window(0, y, _WIDTH, h)
+        self.bytes_sent += _WIDTH * h * 2
+        if self.in_background:
+            pack_into("<HH", self._colour, 0, colour, colour)  # as framebuf stores it
+            self._send_dma(self._registers, self._colour, _WIDTH * h * 2, self._fill_ctrl)
+            self.sending = True
+            return
         if colour != self._strip_colour:
             self._strip_fb.fill(colour)
             self._strip_colour = colour
-        self._window(0, y, _WIDTH, h)
         # One RAMWR: the panel's address counter runs on from strip to strip.
         for _ in range(h // _STRIP_ROWS):
             self._spi.write(self._strip)
         if h % _STRIP_ROWS:
             self._spi.write(self._half_strip)
         self._cs(1)
-        self.bytes_sent += _WIDTH * h * 2

@@ -1,16 +1,21 @@
-"""The display's window commands straight into the RP2040's SPI and GPIO registers, in
-viper code.
+"""The display's window commands and its pixels straight into the RP2040's SPI, GPIO and
+DMA registers, in viper code.
 
 Opening a window through ``machine.SPI`` and ``Pin`` takes about 270 µs on the chip:
 seven pin changes and four writes, each a call. Here it is one call of a few tens of
 µs. ``drivers.display`` uses it where the port compiles viper code and
 ``hardware_setup`` names the registers; elsewhere its own ``_window`` sends the same
 bytes (``tests/test_emu_speed.py`` compares the two on the emulated chip's bus).
+Pixels go out by DMA (``send``): the CPU goes on while the bus takes its 128 ns a byte,
+and ``finished`` tells when they are all out.
 
 Register facts (RP2040 datasheet, sections 2.3.1.7 and 4.4.4): SIO's GPIO_OUT_SET and
 GPIO_OUT_CLR at 0xd0000014 and 0xd0000018; an SPI block's SSPDR at +0x008 and SSPSR at
 +0x00c, whose bits are TNF (1: room in the transmit FIFO), RNE (2: a byte received)
-and BSY (4: a frame on the wire or waiting).
+and BSY (4: a frame on the wire or waiting), SSPICR at +0x020 (bit 0 clears a receive
+overrun). A DMA channel's READ_ADDR, WRITE_ADDR, TRANS_COUNT and CTRL_TRIG at +0x0 to
++0xc from its base (0x50000000 + 0x40 * channel, section 2.5.7); writing CTRL_TRIG
+starts the channel, and its bit 24 (BUSY) stays set until the last transfer.
 """
 
 import micropython
@@ -23,6 +28,20 @@ _SR = const(3)
 _TNF = const(2)
 _RNE = const(4)
 _BSY = const(16)
+_ICR = const(8)
+_RORIC = const(1)
+_DMA_READ = const(0)  # word offsets from a DMA channel's base
+_DMA_WRITE = const(1)
+_DMA_COUNT = const(2)
+_DMA_CTRL_TRIG = const(3)
+_DMA_BUSY = const(1 << 24)
+_DMA_BASE = 0x50000000  # beyond a small int: not a const()
+_DMA_STRIDE = const(0x40)
+
+
+def channel_base(channel):
+    """DMA channel ``channel``'s register base."""
+    return _DMA_BASE + _DMA_STRIDE * channel
 
 
 @micropython.viper
@@ -30,9 +49,9 @@ def open_window(registers, ranges, which: int):
     """Take CS low and send CASET with the column range (``which`` bit 0), RASET with
     the row range (bit 1) and RAMWR, leaving DC high for the pixels.
 
-    ``registers`` (``array("I")``): the SPI block's base, SIO's base, the DC pin's mask
-    and the CS pin's mask. ``ranges``: 10 bytes, CASET and its four parameters, then
-    RASET and its four."""
+    ``registers`` (``array("I")``): the SPI block's base, SIO's base, the DC pin's mask,
+    the CS pin's mask and, for ``send`` and ``finished``, the DMA channel's base.
+    ``ranges``: 10 bytes, CASET and its four parameters, then RASET and its four."""
     r = ptr32(registers)  # noqa: F821 (a viper built-in)
     spi = ptr32(r[0])  # noqa: F821
     sio = ptr32(r[1])  # noqa: F821
@@ -62,3 +81,33 @@ def open_window(registers, ranges, which: int):
         pass
     while spi[_SR] & _RNE:  # the bytes clocked in meanwhile, which nothing reads
         received = spi[_DR]  # noqa: F841
+
+
+@micropython.viper
+def send(registers, pixels, count: int, ctrl: int):
+    """Start the DMA channel on ``count`` bytes from ``pixels`` into the SPI's data
+    register, with ``ctrl`` (paced by the SPI's transmit DREQ; a fill's read address
+    wraps on the colour's 4 bytes)."""
+    r = ptr32(registers)  # noqa: F821
+    dma = ptr32(r[4])  # noqa: F821
+    dma[_DMA_READ] = uint(ptr8(pixels))  # noqa: F821
+    dma[_DMA_WRITE] = r[0] + _DR * 4
+    dma[_DMA_COUNT] = count
+    dma[_DMA_CTRL_TRIG] = ctrl
+
+
+@micropython.viper
+def finished(registers) -> bool:
+    """True once the DMA channel has sent its last byte and the bus is quiet; then the
+    bytes received meanwhile are dropped and CS goes high."""
+    r = ptr32(registers)  # noqa: F821
+    dma = ptr32(r[4])  # noqa: F821
+    spi = ptr32(r[0])  # noqa: F821
+    if dma[_DMA_CTRL_TRIG] & _DMA_BUSY or spi[_SR] & _BSY:
+        return False
+    while spi[_SR] & _RNE:
+        received = spi[_DR]  # noqa: F841
+    spi[_ICR] = _RORIC
+    sio = ptr32(r[1])  # noqa: F821
+    sio[_SIO_OUT_SET] = r[3]
+    return True
