@@ -37,6 +37,17 @@ def test_commits_in_timestamp_order_not_arrival_order():
     ]
 
 
+def test_commits_the_earliest_first_when_told_how_many():
+    arbiter = Arbiter()
+    arbiter.add(P2_L, 1500)
+    arbiter.add(P1_C1, 1000)
+    out = []
+    assert arbiter.commit_due(2600, lambda b, t, tie: out.append(b), most=1) == 1
+    assert out == [P1_C1] and arbiter.due(2600) and not arbiter.due(2400)
+    assert arbiter.commit_due(2600, lambda b, t, tie: out.append(b), most=1) == 1
+    assert out == [P1_C1, P2_L] and not arbiter.due(2600)
+
+
 def test_waits_for_the_settle_window():
     arbiter = Arbiter(settle_us=1000)
     arbiter.add(P1_L, 5000)

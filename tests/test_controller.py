@@ -393,12 +393,24 @@ def test_a_late_pass_leaves_the_drawing_to_a_later_pass():
     clock[0] += 5_000
     controller.run(9000, 0)
     assert screen.name == "title", "the pass after those draws, late or not"
+
+
+def test_a_pass_that_commits_a_press_leaves_the_drawing_to_the_next():
+    from spit.controller import Controller
+    from spit.pace import HOLD_PASSES, Pace
+
+    clock = [0]
+    pace = Pace(lambda: clock[0])
+    screen = Screen()
+    controller = Controller(SaveData(), 77, 0, screen, pace=pace)
+    for now in range(1000, 1000 * (HOLD_PASSES + 2), 1000):
+        pace.begin()
+        pace.spend()  # a press went in: the drawing waits, however long it has waited
+        controller.run(now, 0)
+        assert screen.name is None
     pace.begin()
-    controller.run(10_000, 0)  # in time: draws, and the count starts again
-    pace.begin()
-    clock[0] += 5_000
-    controller.run(11_000, 0)
-    assert controller._draw_waits == 1
+    controller.run(9000, 0)
+    assert screen.name == "title"
 
 
 def test_a_new_screen_is_drawn_at_once_however_late_the_pass():

@@ -176,6 +176,28 @@ def test_the_automatic_spit_waits_for_presses_made_before_it():
     assert game.spits == 1
 
 
+def test_a_late_pass_commits_one_press_and_the_clocks_wait_for_the_rest():
+    from spit.pace import Pace
+
+    clock = [0]
+    pace = Pace(lambda: clock[0])
+    game = position(["KH"], ["KC"], ["6S", "8D"], options="spit=auto", packs=(5, 5))
+    table = Table(game, pace=pace)
+    table.controls.press(keys.button_id(0, keys.C1), 0)
+    table.controls.press(keys.button_id(0, keys.C2), 0)  # everybody stuck from t=0
+    due = table.controls.auto_spit_us
+    table.touch(keys.button_id(0, keys.C2), due - 300)  # picks the king up again
+    table.touch(keys.button_id(1, keys.SPIT), due - 400)
+    pace.begin()
+    clock[0] += 5_000  # the pass is late from its first press on
+    table.run(due + 1500)
+    assert table.controls.called[1] and table.controls.hand[0] < 0, "the earliest only"
+    assert game.spits == 0, "the automatic spit waits for the press still due"
+    pace.begin()
+    table.run(due + 2500)
+    assert game.spits == 1, "then the clocks run on"
+
+
 @pytest.mark.parametrize("level", LEVEL_NAMES)
 def test_the_cpu_calls_spit_only_when_nobody_can_move(level):
     # A person opens the round at a random moment; the CPU's own call may be on its way.

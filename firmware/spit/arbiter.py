@@ -30,10 +30,12 @@ Constructor
 
 Methods
     ``add(button, t)``: a raw press; allocates nothing.
-    ``commit_due(now, consumer, contested=None)``: commit the presses due by ``now`` as
-    ``consumer(button, t, tie)``; ``contested(button, other_button)`` tells whether two
-    near presses of different players race for the same outcome (None: every near pair
-    does). Returns how many were committed.
+    ``commit_due(now, consumer, contested=None, most=CAPACITY)``: commit the presses due
+    by ``now`` as ``consumer(button, t, tie)``, ``most`` of them at most (the earliest:
+    the rest stay for a later call); ``contested(button, other_button)`` tells whether
+    two near presses of different players race for the same outcome (None: every near
+    pair does). Returns how many were committed.
+    ``due(now)``: whether a press due by ``now`` is still pending.
     ``flush(consumer, contested=None)``: commit everything pending, due or not.
     ``pending()``: how many presses wait.
 
@@ -103,16 +105,23 @@ class Arbiter:
         self._lost_tie[n] = 0
         self._count = n + 1
 
-    def commit_due(self, now, consumer, contested=None):
-        """Commit, in order, every press that is older than the settle window at ``now``."""
+    def commit_due(self, now, consumer, contested=None, most=CAPACITY):
+        """Commit, in order, every press (``most`` at most) that is older than the
+        settle window at ``now``."""
         committed = 0
-        while self._count:
+        while self._count and committed < most:
             first = self._earliest(_NONE)
             if ticks_diff(now, self._times[first]) < self.settle_us:
                 break
             self._commit_next(first, consumer, contested)
             committed += 1
         return committed
+
+    def due(self, now):
+        """Whether a press older than the settle window at ``now`` is still pending."""
+        if not self._count:
+            return False
+        return ticks_diff(now, self._times[self._earliest(_NONE)]) >= self.settle_us
 
     def flush(self, consumer, contested=None):
         """Commit every pending press in order, due or not (end of a round, tests)."""

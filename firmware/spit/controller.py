@@ -41,9 +41,9 @@ Constructor
     ``spit.sounds``; ``on_break()`` is called between rounds and games, where saving
     and collecting garbage cannot delay a race; ``listener`` gets the controls'
     events after the controller; ``on_game_over(game, match)`` each finished game;
-    ``pace`` (a ``spit.pace.Pace``, begun by the caller each pass) holds drawing and the
-    CPU seats' glances over to a later pass when a pass already runs late
-    (``HOLD_PASSES`` at most, so that the screen still moves on when every pass is slow).
+    ``pace`` (a ``spit.pace.Pace``, begun by the caller each pass) gives drawing its
+    turns with the CPU seats' glances, and holds it over to a later pass when a pass
+    already runs late.
     ``on_break()`` runs in a pass of its own, the pass after a round or screen ended.
 
 Methods
@@ -58,7 +58,7 @@ from spit.arbiter import Arbiter
 from spit.calibration import MIN_PAIRS, Calibration
 from spit.controls import LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
 from spit.options import CHOICES, Options
-from spit.pace import HOLD_PASSES, Pace
+from spit.pace import DRAW, Pace
 from spit.reactions import Reactions
 from spit.rng import derive
 from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
@@ -94,8 +94,8 @@ _EVENT_SOUNDS = {PLAYED: "play", REFUSED: "illegal", LOST_RACE: "illegal", SPAT:
 _MATCH_SALT = const(0x4D47)
 # A break waits for the new screen to be drawn, this long at most.
 BREAK_WAIT_US = const(100_000)
-# A piece of drawing (up to about 1-2 ms on the Pico) starts only this early in a pass,
-# or after HOLD_PASSES passes that were too late.
+# A piece of drawing (about 1 ms on the Pico) starts only this early in a pass, in its
+# turn (``spit.pace``).
 _DRAW_BEFORE_US = const(1_000)
 # Both SPIT buttons' bits in the pressed mask (player 1's SPIT is button 7, player 2's 15).
 _SPITS = const(1 << 7 | 1 << 15)
@@ -147,7 +147,6 @@ class Controller:
         self.reactions = Reactions(saved)
         self._reaction_lines = []  # made when a round ends
         self._break_due = False  # a quiet moment came: save and collect in the next pass
-        self._draw_waits = 0  # passes in a row that ran too late to draw
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
         # A new screen came with a press: its first calls (its set-up, then its first
         # strip) go in one pass, whatever the pace, as the press's answer.
@@ -185,17 +184,12 @@ class Controller:
                 self._start_attract(now)
             elif self._shown_long_enough(age):
                 self._enter(TITLE, now)
-        if self.renderer is not None:
-            in_time = self.pace.within(_DRAW_BEFORE_US)
-            if in_time or self._answer or self._draw_waits >= HOLD_PASSES:
-                if self._answer:
-                    self._answer = False
-                    self._draw(now)  # the set-up call, which sends nothing
-                self._draw_waits = 0
-                self._undrawn = False
-                self._draw(now)
-            else:
-                self._draw_waits += 1  # a later pass draws
+        if self.renderer is not None and (self._answer or self.pace.turn(DRAW, _DRAW_BEFORE_US)):
+            if self._answer:
+                self._answer = False
+                self._draw(now)  # the set-up call, which sends nothing
+            self._undrawn = False
+            self._draw(now)
 
     def _drawing(self):
         """The screen is not drawn yet: still a piece a pass, or not begun."""

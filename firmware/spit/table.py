@@ -16,14 +16,16 @@ from micropython import const
 from spit.arbiter import Arbiter
 from spit.controls import Controls
 from spit.keys import button_id
-from spit.pace import HOLD_PASSES, Pace
+from spit.pace import GLANCE, Pace
 from spit.rules import SPIT_ACTION
 from spit.ticks import ticks_add, ticks_diff
 
 _FAR_MS = const(60_000)  # a settled table with no action planned looks again this late
-# A glance (up to about 1 ms on the Pico) starts only this early in a pass, or after
-# HOLD_PASSES passes that were too late; a look is a few glances, over one pass or several.
+# A CPU seat's press or glance (up to about 1 ms on the Pico) starts only this early in
+# a pass, in its turn (``spit.pace``); a look is a few glances, over one pass or several.
 _GLANCE_BEFORE_US = const(700)
+# A second due press (up to about 1.5 ms) is committed in the same pass only this early.
+_COMMIT_BEFORE_US = const(600)
 
 
 class Table:
@@ -50,7 +52,6 @@ class Table:
         # finished looking at (-1: not settled), and the first time a planned action is due.
         self._settled = -1
         self._wake = 0
-        self._waits = 0  # passes in a row that were too late to glance
 
     def touch(self, button, t):
         """A press of ``button`` at ``t`` (ticks_us), debounced, in any order."""
@@ -58,8 +59,17 @@ class Table:
 
     def run(self, now):
         """Commit the presses that are due, run the timers, let CPU seats act."""
-        self.arbiter.commit_due(now, self._commit, self._contested)
-        horizon = ticks_add(now, -self.arbiter.settle_us)
+        arbiter = self.arbiter
+        # The earliest due press every pass; more while the pass is early (each can
+        # cost a millisecond or more on the Pico), the rest in the passes that follow.
+        if arbiter.commit_due(now, self._commit, self._contested, 1):
+            self.pace.spend()
+            while self.pace.within(_COMMIT_BEFORE_US):
+                if not arbiter.commit_due(now, self._commit, self._contested, 1):
+                    break
+            if arbiter.due(now):
+                return  # the clocks wait for them: a press before a deadline beats it
+        horizon = ticks_add(now, -arbiter.settle_us)
         self.controls.update(horizon)
         if self.cpus[0] is not None or self.cpus[1] is not None:
             self._run_cpus(horizon)
@@ -70,19 +80,22 @@ class Table:
         whole_ms = ticks_diff(now, self._last_us) // 1000
         self._ms = ticks_add(self._ms, whole_ms)
         self._last_us = ticks_add(self._last_us, whole_ms * 1000)
-        # Glances while the pass has time, the seats taking turns to go first, and none
-        # in a pass where a CPU presses: each costs up to a millisecond on the Pico.
+        # A CPU seat's presses or glances while the pass has time, in their turn
+        # (``spit.pace``); the seats take turns to go first, and none glances in a pass
+        # where a CPU presses: a glance costs up to a millisecond on the Pico.
         self._first = 1 - self._first
         if self._settled == len(self.game.history) and ticks_diff(self._ms, self._wake) < 0:
             return  # most passes: both seats are waiting for their reactions
         first = self.cpus[self._first]
         second = self.cpus[1 - self._first]
+        wanted = self._due(first) or self._due(second)
+        if not (wanted or self._wants_look(first) or self._wants_look(second)):
+            self._settle()
+            return
+        if not self.pace.turn(GLANCE, _GLANCE_BEFORE_US):
+            return
         if self._act(first, now) or self._act(second, now):
             return
-        if not self.pace.within(_GLANCE_BEFORE_US) and self._waits < HOLD_PASSES:
-            self._waits += 1  # a glance waits a few passes at most
-            return
-        self._waits = 0
         while self._glance(first) or self._glance(second):
             if not self.pace.within(_GLANCE_BEFORE_US):
                 return
@@ -97,9 +110,13 @@ class Table:
                 wake = cpu.due
         self._wake = wake
 
+    def _due(self, cpu):
+        """Whether ``cpu`` has an action planned and its time has come."""
+        return cpu is not None and cpu.action is not None and ticks_diff(self._ms, cpu.due) >= 0
+
     def _act(self, cpu, now):
         """Press the buttons of ``cpu``'s planned action if it is due; True if it was."""
-        if cpu is None or cpu.action is None or ticks_diff(self._ms, cpu.due) < 0:
+        if not self._due(cpu):
             return False
         action = cpu.action
         self._settled = -1
@@ -111,12 +128,17 @@ class Table:
             self.arbiter.add(button_id(cpu.seat, key), now)
         return True
 
+    def _wants_look(self, cpu):
+        """Whether ``cpu`` has a look to go on with, or the table changed since its last."""
+        if cpu is None:
+            return False
+        return cpu.looking() or self._seen[cpu.seat] != len(self.game.history)
+
     def _glance(self, cpu):
         """Go on with ``cpu``'s look, or begin one if the table changed since its last;
         True if it glanced."""
-        seen = len(self.game.history)
-        if cpu is None or not (cpu.looking() or self._seen[cpu.seat] != seen):
+        if not self._wants_look(cpu):
             return False
-        self._seen[cpu.seat] = seen
+        self._seen[cpu.seat] = len(self.game.history)
         cpu.glance(self.game, self._ms)
         return True
