@@ -354,7 +354,6 @@ class Renderer:
         self._clear_row = HEIGHT  # the next strip of a clear going out
         self._steps = None  # a static screen's drawing, a region a step
         self._fresh = False  # new values taken this call: drawing starts with the next
-        self._followed = False  # the last call only followed a change of the play screen
         self._backdrop_due = False  # the self-test's bars and corners, after a clear
         self._drawn = {}  # what each piece of a static screen's rows shows
         # The play screen as last drawn.
@@ -728,7 +727,6 @@ class Renderer:
             and cpus == self._cpus
         ):
             if self.busy:  # only what earlier calls left: no need to look again
-                self._followed = False
                 self._start_call()
                 self._draw_pending(game, controls, cpus)
             return
@@ -770,16 +768,11 @@ class Renderer:
                 self._follow(history[i])
         self._done = done
         self._follow_hands(controls)
-        if self._fresh or (self.regions_per_call and new and not self._followed):
-            # Following the change (or setting the table out for a clear) was this
-            # call's share: up to a millisecond on the Pico. Its regions go from the
-            # next, which draws one whatever it brings, so changes in every call never
-            # starve the screen.
+        if self._fresh:
+            # A clear just started: setting the table out was this call's share.
             self._fresh = False
-            self._followed = True
             self.busy = True
             return
-        self._followed = False
         self._draw_pending(game, controls, cpus)
 
     def _draw_pending(self, game, controls, cpus):

@@ -24,8 +24,10 @@ _FAR_MS = const(60_000)  # a settled table with no action planned looks again th
 # A CPU seat's press or glance (up to about 1 ms on the Pico) starts only this early in
 # a pass, in its turn (``spit.pace``); a look is a few glances, over one pass or several.
 _GLANCE_BEFORE_US = const(700)
-# A second due press (up to about 1.5 ms) is committed in the same pass only this early.
-_COMMIT_BEFORE_US = const(600)
+# Another due press is committed in the same pass while the pass is this early: a
+# card picked up costs about 0.3 ms on the Pico, a card played 1.5-3 ms, and a CPU
+# seat presses two or three buttons at once.
+_COMMIT_BEFORE_US = const(1_000)
 
 
 class Table:
