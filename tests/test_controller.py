@@ -376,14 +376,21 @@ def test_the_spit_mask_names_both_spit_buttons():
     assert spits == _SPITS
 
 
-def test_a_late_pass_leaves_the_drawing_to_a_later_pass():
+def _paced_controller():
+    """A controller on a screen, its pace reading a clock the test moves."""
     from spit.controller import Controller
-    from spit.pace import HOLD_PASSES, Pace
+    from spit.pace import Pace
 
     clock = [0]
     pace = Pace(lambda: clock[0])
     screen = Screen()
-    controller = Controller(SaveData(), 77, 0, screen, pace=pace)
+    return clock, pace, screen, Controller(SaveData(), 77, 0, screen, pace=pace)
+
+
+def test_a_late_pass_leaves_the_drawing_to_a_later_pass():
+    from spit.pace import HOLD_PASSES
+
+    clock, pace, screen, controller = _paced_controller()
     for now in range(1000, 1000 * (HOLD_PASSES + 1), 1000):
         pace.begin()
         clock[0] += 5_000  # the pass spent 5 ms before drawing
@@ -396,13 +403,9 @@ def test_a_late_pass_leaves_the_drawing_to_a_later_pass():
 
 
 def test_a_pass_that_commits_a_press_leaves_the_drawing_to_the_next():
-    from spit.controller import Controller
-    from spit.pace import HOLD_PASSES, Pace
+    from spit.pace import HOLD_PASSES
 
-    clock = [0]
-    pace = Pace(lambda: clock[0])
-    screen = Screen()
-    controller = Controller(SaveData(), 77, 0, screen, pace=pace)
+    _, pace, screen, controller = _paced_controller()
     for now in range(1000, 1000 * (HOLD_PASSES + 2), 1000):
         pace.begin()
         pace.spend()  # a press went in: the drawing waits, however long it has waited
@@ -414,13 +417,7 @@ def test_a_pass_that_commits_a_press_leaves_the_drawing_to_the_next():
 
 
 def test_a_new_screen_is_drawn_at_once_however_late_the_pass():
-    from spit.controller import Controller
-    from spit.pace import Pace
-
-    clock = [0]
-    pace = Pace(lambda: clock[0])
-    screen = Screen()
-    controller = Controller(SaveData(), 77, 0, screen, pace=pace)
+    clock, pace, screen, controller = _paced_controller()
     controller.touch(P1_SPIT, 500)
     pace.begin()
     clock[0] += 5_000  # every pass runs late

@@ -55,8 +55,7 @@ class Pace:
 
     def spend(self):
         """This pass carries work that could not wait (a committed press)."""
-        if self.clock is not None:
-            self._carried = True
+        self._carried = True
 
     def turn(self, kind, before_us):
         """Whether a piece of work of ``kind`` (``DRAW``, ``GLANCE``) runs now: the pass

@@ -90,8 +90,12 @@ class Table:
             return  # most passes: both seats are waiting for their reactions
         first = self.cpus[self._first]
         second = self.cpus[1 - self._first]
-        wanted = self._due(first) or self._due(second)
-        if not (wanted or self._wants_look(first) or self._wants_look(second)):
+        if not (
+            self._due(first)
+            or self._due(second)
+            or self._wants_look(first)
+            or self._wants_look(second)
+        ):
             self._settle()
             return
         if not self.pace.turn(GLANCE, _GLANCE_BEFORE_US):
