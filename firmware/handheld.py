@@ -54,6 +54,9 @@ class Handheld:
         self.errors = 0
         self.last_error = None
         self._finished = None  # a game over whose transcript is still to be written
+        # A sound asked for in a pass, and when: it starts at the beginning of the next.
+        self._tone = None
+        self._tone_at = 0
         sound = self._sound if buzzer is not None else None
         self.pace = Pace(clock)
         self.controller = Controller(
@@ -69,6 +72,8 @@ class Handheld:
     def step(self, now):
         """One pass of the main loop at ``now`` (ticks_us)."""
         self.pace.begin()
+        if self._tone is not None:
+            self._start_tone()
         if self.watchdog is not None:
             self.watchdog.feed()
         try:
@@ -93,8 +98,16 @@ class Handheld:
             self.on_game_over(game, match)
 
     def _sound(self, name, now):
-        self.buzzer.muted = self.saved.muted
-        self.buzzer.play(name, now)
+        # Setting a tone up takes about 0.2 ms on the Pico: not in the pass of the press
+        # that asked for it, which has a card to put down first.
+        self._tone = name
+        self._tone_at = now
+
+    def _start_tone(self):
+        buzzer = self.buzzer
+        buzzer.muted = self.saved.muted
+        buzzer.play(self._tone, self._tone_at)
+        self._tone = None
 
     def _break(self):
         # Between rounds: nobody is racing, and the screen shows a result anyway.

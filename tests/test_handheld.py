@@ -58,3 +58,23 @@ def test_a_whole_cpu_match_on_cpython_shows_the_match_result():
         winner, session.match.wins, (True, True), (), session.match.seed
     )
     assert virtual.rgb() == expected_view.rgb()
+
+
+def test_a_tone_starts_at_the_next_pass_timed_from_when_it_was_asked_for():
+    from drivers.buzzer import Buzzer
+    from spit.sounds import SOUNDS
+    from test_sound import RecordingPwm
+
+    pins = [Pin(b, Pin.IN, Pin.PULL_UP) for b in range(keys.BUTTON_COUNT)]
+    pwm = RecordingPwm()
+    saved = SaveData()
+    handheld = Handheld(IrqButtons(pins, lambda: 0), 0, saved, 1, buzzer=Buzzer(pwm))
+    handheld.controller.sound("go", 10_000)  # as an event in a pass at 10 ms does
+    assert pwm.sounding() == 0  # nothing yet: the pass that asked has a press to commit
+    handheld.step(12_000)
+    assert pwm.sounding() == SOUNDS["go"][0]
+    ends = 10_000 + SOUNDS["go"][1] * 1000  # one note, timed from 10 ms
+    handheld.step(ends - 1)
+    assert pwm.sounding() == SOUNDS["go"][0]
+    handheld.step(ends)
+    assert handheld.buzzer.playing is None and pwm.sounding() == 0

@@ -5,7 +5,7 @@ from positions import names, position
 from spit import keys
 from spit.controls import MOVED, PLAYED, SPAT, Controls
 from spit.reactions import Reactions, Record
-from spit.rules import PHASE_SLAP
+from spit.rules import PHASE_SLAP, play
 from spit.savedata import REACTION_MAX_MS, REACTION_MIN_MS, RECENT, SaveData
 from spit.ticks import TICKS_PERIOD, ticks_add
 
@@ -111,10 +111,10 @@ def test_look_times_only_players_who_can_play():
 
 
 def test_look_stops_a_clock_when_the_chance_is_gone():
-    game = position(["5C"], ["KS"], ["6S", "9D"])
+    game = position(["5C"], ["7H"], ["6S", "9D"])
     reactions = fresh()
     reactions.look(game, 0)
-    game.middle[0].append(game.stock[1][0].pop())  # the pile moves on out of reach
+    game.apply(play(1, 0, 0))  # player 2's 7H covers the 6S: the 5C fits no pile now
     reactions.look(game, 200_000)
     assert reactions.played(0, 400_000) == 0
     game.phase = PHASE_SLAP

@@ -63,14 +63,12 @@ from array import array
 
 from micropython import const
 
-from spit.keys import player_of
+from spit.keys import PLAYER_SHIFT
 from spit.ticks import ticks_diff
 
 SETTLE_US = const(1000)
 TIE_US = const(100)
 CAPACITY = const(32)
-
-_NONE = const(-1)
 
 
 class Arbiter:
@@ -82,7 +80,8 @@ class Arbiter:
         self.tie_wins = [0, 0]
         self.overflows = 0
         self.late = 0
-        # Pending presses in arrival order (so equal stamps keep arrival order).
+        # Pending presses, earliest stamp first (equal stamps in arrival order), so the
+        # press to commit next is always the first.
         self._capacity = capacity
         self._buttons = array("b", bytes(capacity))
         self._times = array("i", [0] * capacity)
@@ -100,61 +99,80 @@ class Arbiter:
         if n == self._capacity:
             self.overflows += 1
             return
-        self._buttons[n] = button
-        self._times[n] = t
-        self._lost_tie[n] = 0
-        self._count = n + 1
+        buttons = self._buttons
+        times = self._times
+        lost_tie = self._lost_tie
+        # Insertion from the end: a press usually arrives after every pending one.
+        while n and ticks_diff(t, times[n - 1]) < 0:
+            buttons[n] = buttons[n - 1]
+            times[n] = times[n - 1]
+            lost_tie[n] = lost_tie[n - 1]
+            n -= 1
+        buttons[n] = button
+        times[n] = t
+        lost_tie[n] = 0
+        self._count += 1
 
     def commit_due(self, now, consumer, contested=None, most=CAPACITY):
         """Commit, in order, every press (``most`` at most) that is older than the
         settle window at ``now``."""
         committed = 0
-        while self._count and committed < most:
-            first = self._earliest(_NONE)
-            if ticks_diff(now, self._times[first]) < self.settle_us:
-                break
-            self._commit_next(first, consumer, contested)
+        while (
+            committed < most
+            and self._count
+            and ticks_diff(now, self._times[0]) >= self.settle_us
+        ):
+            self._commit_next(consumer, contested)
             committed += 1
         return committed
 
     def due(self, now):
         """Whether a press older than the settle window at ``now`` is still pending."""
-        if not self._count:
-            return False
-        return ticks_diff(now, self._times[self._earliest(_NONE)]) >= self.settle_us
+        return self._count > 0 and ticks_diff(now, self._times[0]) >= self.settle_us
 
     def flush(self, consumer, contested=None):
         """Commit every pending press in order, due or not (end of a round, tests)."""
         committed = 0
         while self._count:
-            self._commit_next(self._earliest(_NONE), consumer, contested)
+            self._commit_next(consumer, contested)
             committed += 1
         return committed
 
-    def _commit_next(self, first, consumer, contested):
-        player = player_of(self._buttons[first])
-        other = self._earliest(1 - player)
-        index = first
-        tie = self._lost_tie[first]
+    def _commit_next(self, consumer, contested):
+        buttons = self._buttons
+        times = self._times
+        player = buttons[0] >> PLAYER_SHIFT
+        other = self._first_of_other(player)  # the other player's earliest
+        index = 0
+        tie = self._lost_tie[0]
         if (
-            other != _NONE
-            and ticks_diff(self._times[other], self._times[first]) < self.tie_us
-            and (contested is None or contested(self._buttons[first], self._buttons[other]))
+            other
+            and ticks_diff(times[other], times[0]) < self.tie_us
+            and (contested is None or contested(buttons[0], buttons[other]))
         ):
             tie = 1
             if self.priority == player:
                 self._lost_tie[other] = 1
             else:
-                self._lost_tie[first] = 1
+                self._lost_tie[0] = 1
                 index = other
             self.tie_wins[self.priority] += 1
             self.ties += 1
             self.priority = 1 - self.priority
-        button = self._buttons[index]
-        t = self._times[index]
+        button = buttons[index]
+        t = times[index]
         self._remove(index)
-        self._note_commit(player_of(button), t)
+        self._note_commit(button >> PLAYER_SHIFT, t)
         consumer(button, t, bool(tie))
+
+    def _first_of_other(self, player):
+        """Index of the earliest pending press not of ``player``; 0 if there is none
+        (the first press is always ``player``'s)."""
+        buttons = self._buttons
+        for i in range(1, self._count):
+            if buttons[i] >> PLAYER_SHIFT != player:
+                return i
+        return 0
 
     def _note_commit(self, player, t):
         other = 1 - player
@@ -163,20 +181,13 @@ class Arbiter:
         self._last[player] = t
         self._committed_any[player] = 1
 
-    def _earliest(self, player):
-        """Index of the earliest pending press (of ``player``, or of anyone for _NONE)."""
-        best = _NONE
-        for i in range(self._count):
-            if player != _NONE and player_of(self._buttons[i]) != player:
-                continue
-            if best == _NONE or ticks_diff(self._times[i], self._times[best]) < 0:
-                best = i
-        return best
-
     def _remove(self, index):
         last = self._count - 1
+        buttons = self._buttons
+        times = self._times
+        lost_tie = self._lost_tie
         for i in range(index, last):
-            self._buttons[i] = self._buttons[i + 1]
-            self._times[i] = self._times[i + 1]
-            self._lost_tie[i] = self._lost_tie[i + 1]
+            buttons[i] = buttons[i + 1]
+            times[i] = times[i + 1]
+            lost_tie[i] = lost_tie[i + 1]
         self._count = last

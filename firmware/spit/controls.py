@@ -166,8 +166,8 @@ class Controls:
     def press(self, button, t, tie=False):
         """Handle one committed press of ``button`` touched at ``t`` (ticks_us); ``tie``
         is the arbiter's flag: this press won or lost its place by the tie rule."""
-        player = keys.player_of(button)
-        key = keys.key_of(button)
+        player = button >> keys.PLAYER_SHIFT
+        key = button & keys.KEY_MASK
         phase = self.game.phase
         quick_at = self._quick_at[player]
         self._quick_at[player] = -1
@@ -370,11 +370,12 @@ class Controls:
 
     def _land(self, player, slot, pile, t, tie):
         game = self.game
-        card = game.stock_top(player, slot)
-        top = game.top(pile)
+        cards = game.middle[pile]
+        top = cards[-1] if cards else -1  # ``game.top``, inlined: a card lands every press
         try:
             self._apply(play(player, slot, pile), t)
         except IllegalActionError as refusal:
+            card = game.stock_top(player, slot)  # a refusal changes nothing
             if refusal.reason == NO_FIT and self._lost_race(player, card, pile, t, tie):
                 self.hand[player] = -1
                 self.listener(LOST_RACE, player, pile)

@@ -181,8 +181,11 @@ class Game:
         self.last_round = None
         self._outcome = None
         self.history = []
+        # Who can play (bit p: player p) and whether nobody can move, worked out at
+        # the history length ``_known_at`` (``_know``).
+        self._playable = 0
         self._stuck = False
-        self._stuck_at = -1  # the history length ``_stuck`` was worked out at
+        self._known_at = -1
         if hands is None:
             deck = list(range(DECK_SIZE))
             self.rng.shuffle(deck)
@@ -242,7 +245,9 @@ class Game:
 
     def can_play(self, player):
         """True if a face-up stock card of the player fits a spit pile."""
-        return can_play(self.stock[player], fitting_ranks(self.middle))
+        if len(self.history) != self._known_at:
+            self._know()
+        return self._playable >> player & 1 == 1
 
     def can_dig(self, player):
         """True if the player can turn up a hidden stock card by moving stock tops."""
@@ -296,20 +301,24 @@ class Game:
         """Nobody can move: time to spit, or, with nothing left to spit, to slap."""
         if self.phase != PHASE_PLAY:
             return False
-        # Only an applied action changes the table, and the controls, the CPU seats and
-        # the screen all ask after each one: the answer is worked out once per action.
-        done = len(self.history)
-        if done != self._stuck_at:
-            ranks = fitting_ranks(self.middle)
-            stock = self.stock
-            self._stuck = not (
-                can_play(stock[0], ranks)
-                or can_play(stock[1], ranks)
-                or self._can_dig(0)
-                or self._can_dig(1)
-            )
-            self._stuck_at = done
+        if len(self.history) != self._known_at:
+            self._know()
         return self._stuck
+
+    def _know(self):
+        """Work out who can play and whether anybody can move. Only an applied action
+        changes the table, and the controls, the reaction clocks, the CPU seats and
+        the screen all ask after each one: this runs once per action."""
+        ranks = fitting_ranks(self.middle)
+        stock = self.stock
+        playable = 0
+        if can_play(stock[0], ranks):
+            playable = 1
+        if can_play(stock[1], ranks):
+            playable |= 2
+        self._playable = playable
+        self._stuck = not (playable or self._can_dig(0) or self._can_dig(1))
+        self._known_at = len(self.history)
 
     def _can_dig(self, player):
         if self.options.stack == "on":
