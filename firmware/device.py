@@ -54,6 +54,7 @@ def boot(clock=None, watchdog=None):
     # A frame's regions go out one a pass, the pile first: no pass is held up by a
     # whole frame (29.7 ms at worst on the emulated chip, 18.0 ms so).
     renderer.regions_per_call = 1
+    renderer.lock_heap = True
     storage = Storage()
     saved = storage.load()
     capture = hardware_setup.buttons(clock)

@@ -460,3 +460,39 @@ def test_a_screen_that_keeps_drawing_holds_the_break_back_no_longer_than_its_wai
         controller.run(now, 0)
         now += 1000
     assert breaks and now <= 10_000 + BREAK_WAIT_US + 5000
+
+
+class CountingScreen(Screen):
+    """A ``Screen`` that counts the play screen's calls."""
+
+    def __init__(self):
+        super().__init__()
+        self.plays = 0
+
+    def play(self, *args):
+        self.plays += 1
+        self.name = "play"
+
+
+def test_passes_leave_a_drawn_play_screen_alone_until_something_happens():
+    from spit.rules import Game
+
+    device = Device()
+    device.screen = screen = CountingScreen()
+    device.controller.renderer = screen
+    device.tap(P1_SPIT)  # the match
+    device.both_spit()
+    device.run(COUNTDOWN_US // 1000 + 100)
+    table = device.controller.session.table
+    assert table.game.phase == PHASE_PLAY and screen.name == "play"
+    drawn = screen.plays
+    device.run(200)
+    assert screen.plays == drawn, "nothing happened: no pass asked for the screen"
+    device.tap(keys.button_id(0, keys.C1))  # a card picked up
+    assert screen.plays == drawn + 1 and table.controls.hand[0] == 0
+    device.run(50)
+    assert screen.plays == drawn + 1
+    screen.name = None
+    device.controller.session.lay_out(Game(5))  # another table: its screen is drawn
+    device.run(1)
+    assert screen.name == "ready"

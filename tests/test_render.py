@@ -604,6 +604,62 @@ def test_an_incremental_frame_allocates_nothing_on_micropython(mpvm):
     assert all(int(line.split()[1]) > 0 for line in out if line)
 
 
+LOCKED_PLAY = (
+    SCREEN
+    + """
+import framebuf
+from spit.controls import Controls
+from spit.options import Options
+from spit.render import Renderer
+from spit.rules import Game, PLAY, SPIT_ACTION
+
+screen = Screen()
+screen.record = False
+renderer = Renderer(screen, framebuf)
+renderer.regions_per_call = 1
+renderer.lock_heap = True
+
+
+def frame(game, controls):
+    calls = 1
+    renderer.play(game, controls, (False, True))
+    while renderer.busy:
+        renderer.play(game, controls, (False, True))
+        calls += 1
+    return calls
+
+
+for options in (Options.parse("counts=on"), Options.parse("layout=1-4 middle=one word=SLAM")):
+    plays = []
+    seed = 8
+    while not plays:  # a deal where a card can be played at once
+        seed += 1
+        game = Game(seed, options)
+        game.apply(SPIT_ACTION)
+        plays = [a for a in game.legal_actions() if a >> 9 == PLAY]
+    controls = Controls(game)
+    print("set out", frame(game, controls), screen.bytes)
+    controls.hand[(plays[0] >> 8) & 1] = (plays[0] >> 4) & 15
+    print("pick", frame(game, controls), screen.bytes)
+    controls.hand[0] = controls.hand[1] = -1
+    game.apply(plays[0])
+    controls.contest.set(1, 310, False)
+    print("banner", frame(game, controls), screen.bytes)
+"""
+)
+
+
+def test_the_play_screen_draws_with_the_heap_locked_on_micropython(mpvm):
+    # The device locks the heap through play(): setting a table out (another layout and
+    # word too), a pick, a play and a margin banner allocate nothing there.
+    namespace = {}
+    lines = []
+    namespace["print"] = lambda *words: lines.append(" ".join(str(w) for w in words))
+    exec(LOCKED_PLAY, namespace)
+    assert mpvm(LOCKED_PLAY) == "\n".join(lines) + "\n"
+    assert [line.split()[0] for line in lines] == ["set", "pick", "banner"] * 2
+
+
 STATIC_AGAIN = (
     SCREEN
     + """

@@ -176,7 +176,7 @@ def test_the_automatic_spit_waits_for_presses_made_before_it():
     assert game.spits == 1
 
 
-def test_a_late_pass_commits_one_press_and_the_clocks_wait_for_the_rest():
+def test_a_late_pass_commits_one_press_and_the_clocks_wait_for_a_pass_without_one():
     from spit.pace import Pace
 
     clock = [0]
@@ -195,6 +195,9 @@ def test_a_late_pass_commits_one_press_and_the_clocks_wait_for_the_rest():
     assert game.spits == 0, "the automatic spit waits for the press still due"
     pace.begin()
     table.run(due + 2500)
+    assert table.controls.hand[0] == 1 and game.spits == 0, "a pass with a press in it"
+    pace.begin()
+    table.run(due + 3500)
     assert game.spits == 1, "then the clocks run on"
 
 

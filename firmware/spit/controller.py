@@ -154,6 +154,10 @@ class Controller:
         self._break_at = now  # when the break became due
         self._margin = ""  # the slap's banner text, made when the contest changes
         self._margin_of = (-1, 0, False)
+        # The controls of the play screen, all drawn, and their ``changes`` then: until
+        # they tell something, the passes leave the screen alone (None: draw).
+        self._still = None
+        self._still_at = 0
 
     def touch(self, button, t):
         self.arbiter.add(button, t)
@@ -184,12 +188,38 @@ class Controller:
                 self._start_attract(now)
             elif self._shown_long_enough(age):
                 self._enter(TITLE, now)
-        if self.renderer is not None and (self._answer or self.pace.turn(DRAW, _DRAW_BEFORE_US)):
+        if (
+            self.renderer is not None
+            and self._to_draw()
+            and (self._answer or self.pace.turn(DRAW, _DRAW_BEFORE_US))
+        ):
             if self._answer:
                 self._answer = False
                 self._draw(now)  # the set-up call, which sends nothing
             self._undrawn = False
             self._draw(now)
+            self._note_still()
+
+    def _to_draw(self):
+        """Whether the screen may have something new to draw: not while the play screen
+        is all drawn and its controls have told nothing since (most passes of play)."""
+        still = self._still
+        if still is None or still.changes != self._still_at:
+            return True
+        session = self.session if self.mode == MATCH else self.attract
+        return session is None or session.table.controls is not still
+
+    def _note_still(self):
+        """After drawing: the play screen's controls, if it is all drawn, else None."""
+        self._still = None
+        mode = self.mode
+        session = self.session if mode == MATCH else self.attract
+        if session is None or self.renderer.busy or (mode != MATCH and mode != ATTRACT):
+            return
+        table = session.table
+        if table.game.phase == PHASE_PLAY or table.game.phase == PHASE_SLAP:
+            self._still = table.controls
+            self._still_at = table.controls.changes
 
     def _drawing(self):
         """The screen is not drawn yet: still a piece a pass, or not begun."""
@@ -261,6 +291,7 @@ class Controller:
         self._break_at = now
         self._undrawn = True
         self._answer = True
+        self._still = None
         if self.renderer is not None:
             self.renderer.invalidate()
 

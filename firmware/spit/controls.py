@@ -91,20 +91,25 @@ QUICK_FOLLOW_US = const(1_000_000)
 
 class Contest:
     """The last contested outcome: ``winner`` (0 or 1), ``margin_us`` and ``tie`` (the
-    arbiter called the two presses a tie and its fair rule chose the winner)."""
+    arbiter called the two presses a tie and its fair rule chose the winner), and
+    ``banner``, its ``text()``, made when it is set: the screen reads it while nothing
+    may allocate."""
 
     def __init__(self):
         self.winner = -1
         self.margin_us = 0
         self.tie = False
+        self.banner = ""
 
     def set(self, winner, margin_us, tie):
         self.winner = winner
         self.margin_us = margin_us if margin_us >= 0 else -margin_us
         self.tie = tie
+        self.banner = self.text()
 
     def clear(self):
         self.winner = -1
+        self.banner = ""
 
     def text(self):
         """What the margin banner says: ``P2 by 0.31 ms`` or ``TIE - P1 by rule``."""
@@ -162,6 +167,9 @@ class Controls:
         self._opening_at = 0
         # The press time of each applied action, beside ``game.history``.
         self.times = []
+        # Counts the events told: the play screen has nothing new to show while it
+        # stays the same.
+        self.changes = 0
 
     def press(self, button, t, tie=False):
         """Handle one committed press of ``button`` touched at ``t`` (ticks_us); ``tie``
@@ -186,6 +194,10 @@ class Controls:
                 self._late_slap(player, pile, t, tie)
         elif phase == PHASE_PLAY:
             self._card(player, key, t, tie)
+
+    def _tell(self, event, player, detail):
+        self.changes += 1
+        self.listener(event, player, detail)
 
     def contested(self, button, other):
         """Whether presses of the two players race for one outcome, so that their order
@@ -273,7 +285,7 @@ class Controls:
         elif game.phase == PHASE_SLAP and ticks_diff(now, self._since) >= self.slap_limit_us:
             action = self.unslapped_action()
             self._apply(action, now)
-            self.listener(SLAPPED, -1, action & 15)
+            self._tell(SLAPPED, -1, action & 15)
 
     def countdown_left(self, now):
         """While counting: the µs left before the round opens."""
@@ -303,20 +315,20 @@ class Controls:
         held = self.hand[player]
         if held == slot:
             self.hand[player] = -1
-            self.listener(PUT_BACK, player, slot)
+            self._tell(PUT_BACK, player, slot)
             return
         if held >= 0:
             action = move(player, held, slot)
             if game.is_legal(action):
                 self.hand[player] = -1
                 self._apply(action, t)
-                self.listener(MOVED, player, slot)
+                self._tell(MOVED, player, slot)
                 return
             self.hand[player] = -1
-            self.listener(PUT_BACK, player, held)
+            self._tell(PUT_BACK, player, held)
         card = game.stock_top(player, slot)
         if card < 0:
-            self.listener(REFUSED, player, NO_CARD)
+            self._tell(REFUSED, player, NO_CARD)
             return
         if game.options.quick == "on":
             pile = self._only_fit(card)
@@ -327,7 +339,7 @@ class Controls:
                 self._land(player, slot, pile, t, tie)
                 return
         self.hand[player] = slot
-        self.listener(PICKED, player, slot)
+        self._tell(PICKED, player, slot)
 
     def _fits_any(self, card):
         for pile in range(self.game.pile_count()):
@@ -364,7 +376,7 @@ class Controls:
     def _place(self, player, pile, t, tie):
         slot = self.hand[player]
         if slot < 0:
-            self.listener(REFUSED, player, NO_CARD_IN_HAND)
+            self._tell(REFUSED, player, NO_CARD_IN_HAND)
             return
         self._land(player, slot, pile, t, tie)
 
@@ -378,15 +390,15 @@ class Controls:
             card = game.stock_top(player, slot)  # a refusal changes nothing
             if refusal.reason == NO_FIT and self._lost_race(player, card, pile, t, tie):
                 self.hand[player] = -1
-                self.listener(LOST_RACE, player, pile)
+                self._tell(LOST_RACE, player, pile)
             else:
-                self.listener(REFUSED, player, refusal.reason)
+                self._tell(REFUSED, player, refusal.reason)
             return
         self.hand[player] = -1
         self._landed_by[pile] = player
         self._landed_at[pile] = t
         self._covered[pile] = top
-        self.listener(PLAYED, player, pile)
+        self._tell(PLAYED, player, pile)
 
     def _lost_race(self, player, card, pile, t, tie):
         other = self._landed_by[pile]
@@ -402,12 +414,12 @@ class Controls:
         try:
             self._apply(slap(player, pile), t)
         except IllegalActionError as refusal:
-            self.listener(REFUSED, player, refusal.reason)
+            self._tell(REFUSED, player, refusal.reason)
             return
         self._slapper = player
         self._slapped_at = t
         self.contest.clear()
-        self.listener(SLAPPED, player, pile)
+        self._tell(SLAPPED, player, pile)
 
     def _late_slap(self, player, pile, t, tie):
         """The loser's slap, after the winner's ended the round: its margin."""
@@ -417,7 +429,7 @@ class Controls:
         self._slapper = -1
         if margin <= self.slap_window_us:
             self.contest.set(1 - player, margin, tie)
-            self.listener(SLAP_MARGIN, player, pile)
+            self._tell(SLAP_MARGIN, player, pile)
 
     # -- spit -----------------------------------------------------------------
 
@@ -427,9 +439,9 @@ class Controls:
         called = self.called
         called[player] = not called[player]
         if not called[player]:
-            self.listener(WITHDRAWN, player, 0)
+            self._tell(WITHDRAWN, player, 0)
             return
-        self.listener(CALLED, player, 0)
+        self._tell(CALLED, player, 0)
         if called[1 - player]:
             if self.game.phase == PHASE_READY and self.countdown_us:
                 self.counting = True
@@ -439,12 +451,12 @@ class Controls:
             try:
                 self._spit(t)
             except IllegalActionError as refusal:
-                self.listener(REFUSED, player, refusal.reason)
+                self._tell(REFUSED, player, refusal.reason)
 
     def _spit(self, t):
         spitters = len(self.game.spitters())
         self._apply(SPIT_ACTION, t)
-        self.listener(SPAT, -1, spitters)
+        self._tell(SPAT, -1, spitters)
 
     def _apply(self, action, t):
         """Apply an action (raising, with nothing changed, if it is refused) and keep

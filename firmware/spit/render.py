@@ -34,6 +34,11 @@ sweep over every region rather than a queue); a static screen's drawing is a
 generator that yields after each region. Either way the pixels come out as drawn
 whole.
 
+``lock_heap`` (False by default; True on the device) locks MicroPython's heap while
+``play()`` runs, after it has made what a new word needs: nothing there may allocate,
+and every function's frame goes on the C stack (``_locked``). The display's ``show``
+and ``fill_rows`` must then allocate nothing either.
+
 There is no frame buffer: one work buffer (8 KB) backs a few FrameBuffer
 views of fixed shapes, made once, so an incremental ``play()``, and each of
 the calls it is spread over, allocates nothing. Each region remembers what it
@@ -59,7 +64,7 @@ little-endian and the panel reads it big-endian.
 
 from array import array
 
-from micropython import const
+from micropython import const, heap_lock, heap_unlock
 
 from spit.glyphs import RANKS, RED_SUITS, SUITS
 from spit.hot import ink, turn_pixels
@@ -137,6 +142,7 @@ NAMES = ("P1", "P2")
 _DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 
 _EMPTY = const(63)  # the card key of an empty slot or pile
+_SLOTS_MAX = const(5)  # the most stock slots a layout has: the keys and regions hold 5
 _LINE_CHARS = const(40)  # a row of 8x8 text across the screen
 _LINE_BYTES = const(_LINE_CHARS * 8)  # that row as a 1-bit bitmap
 _NO_BITS = bytes(_LINE_BYTES)
@@ -191,7 +197,6 @@ _K_CALL = const(_K_PACK + 2)  # + player
 _K_NAME = const(_K_CALL + 2)  # + player
 _K_MESSAGE = const(_K_NAME + 2)
 _KEY_COUNT = const(_K_MESSAGE + 1)
-_UNKNOWN_KEYS = (-1,) * _KEY_COUNT
 
 # Message keys; a margin banner is _MSG_BANNER plus its contest key.
 _MSG_NONE = const(0)
@@ -272,6 +277,19 @@ def _contest_key(contest):
     return contest.margin_us << 2 | contest.tie << 1 | contest.winner
 
 
+def _locked(draw, renderer, game, controls):
+    """``draw(renderer, game, controls)`` with the heap locked. Drawing allocates nothing,
+    and while the heap is locked MicroPython gives every function its frame on the C
+    stack: a function with many locals otherwise takes its frame from the heap, where
+    finding room can take hundreds of microseconds once the heap is fragmented. (Few
+    arguments here: this function's own frame must stay off the heap.)"""
+    heap_lock()
+    try:
+        draw(renderer, game, controls)
+    finally:
+        heap_unlock()
+
+
 class Renderer:
     """Draws the screens onto ``display`` with the ``framebuf`` module given; see the
     module's docstring."""
@@ -349,6 +367,8 @@ class Renderer:
         self._flip = False
         # What is still to draw, and what this call may still draw.
         self.regions_per_call = 0
+        self.lock_heap = False  # the device's: see ``_locked``
+        self._asked_cpus = (False, False)  # ``play``'s ``cpus``, for ``_play``
         self._left = -1  # regions this call may still draw; below 0, any number
         self.busy = False  # the last call left something for the next ones
         self._clear_row = HEIGHT  # the next strip of a clear going out
@@ -366,8 +386,10 @@ class Renderer:
         self._cpus = None  # the ``cpus`` tuple last drawn
         self._piles = 0
         self._slots = 0
-        self._slot_x = ()
-        self._pile_x = ()
+        # Left edges of the stock slots and the spit piles in the layout being shown,
+        # filled in place when it changes (``_place``).
+        self._slot_x = array("h", bytes(2 * _SLOTS_MAX))
+        self._pile_x = array("h", bytes(4))
         self._game = None
         self._round = -1
         self._done = 0
@@ -710,8 +732,19 @@ class Renderer:
         """Draw the play screen of ``game`` (a ``rules.Game``) with the hands and
         calls of ``controls``; ``cpus[p]`` is true when seat p is the CPU. Only the
         regions that changed since the last call are sent."""
+        word = game.options.word
+        if word != self._word:
+            self._set_word(word)  # the prompts are made: before the heap is locked
+        self._asked_cpus = cpus
+        if self.lock_heap:
+            _locked(Renderer._play, self, game, controls)
+        else:
+            self._play(game, controls)
+
+    def _play(self, game, controls):
         # Few locals here: on MicroPython a function with more than 11 words of locals
         # and stack gets its frame from the heap at every call, and this runs every pass.
+        cpus = self._asked_cpus
         seen = self._seen
         if (
             # Most frames: nothing happened since the last one. Lists compare in C.
@@ -728,7 +761,7 @@ class Renderer:
         ):
             if self.busy:  # only what earlier calls left: no need to look again
                 self._start_call()
-                self._draw_pending(game, controls, cpus)
+                self._draw_pending(game, controls)
             return
         self._play_changed(game, controls, cpus)
 
@@ -752,9 +785,6 @@ class Renderer:
             self._round = game.round
             self._baseline = _contest_key(controls.contest)
             everything = True
-        word = game.options.word
-        if word != self._word:
-            self._set_word(word)
         history = game.history
         done = len(history)
         new = done - self._done
@@ -773,28 +803,28 @@ class Renderer:
             self._fresh = False
             self.busy = True
             return
-        self._draw_pending(game, controls, cpus)
+        self._draw_pending(game, controls)
 
-    def _draw_pending(self, game, controls, cpus):
+    def _draw_pending(self, game, controls):
         # In this order, each a region at a time; what this call cannot draw waits
         # for the next.
         if (
             self._clear_strips()
             and self._draw_queued(game, controls)
-            and self._draw_labels(controls, cpus)
+            and self._draw_labels(controls, self._cpus)
         ):
             self._decide_message(game, controls, len(game.history))
             self._draw_message()
 
     def _place(self, piles, slots):
-        # Kept out of play(): a comprehension there would close over its locals, and
-        # MicroPython then allocates their cells on every call.
-        if piles == self._piles and slots == self._slots and self._slot_x:
+        if piles == self._piles and slots == self._slots:
             return
         self._piles = piles
         self._slots = slots
-        self._slot_x = tuple(slot_x(slots, slot) for slot in range(slots))
-        self._pile_x = tuple(pile_x(piles, pile) for pile in range(piles))
+        for slot in range(slots):
+            self._slot_x[slot] = slot_x(slots, slot)
+        for pile in range(piles):
+            self._pile_x[pile] = pile_x(piles, pile)
 
     def _queue_everything(self, piles, slots):
         """Every region, in the order of their codes, after what is queued: a sweep
@@ -923,7 +953,9 @@ class Renderer:
         else:
             self._clear_row = HEIGHT
             self.display.fill(FELT)
-        self._keys[:] = _UNKNOWN_KEYS
+        keys = self._keys
+        for k in range(_KEY_COUNT):  # a slice assignment would allocate
+            keys[k] = -1
         self._stacks[0] = self._stacks[1] = 0
         self._pending = 0
         self._sweep = _R_COUNT
@@ -932,7 +964,7 @@ class Renderer:
         self._fresh = bool(self.regions_per_call)
         self._steps = None
         self._backdrop_due = True
-        self._drawn = {}
+        self._drawn.clear()
 
     def _set_word(self, word):
         self._word = word
@@ -1150,7 +1182,7 @@ class Renderer:
         self._keys[_K_MESSAGE] = key
         ink = HIGHLIGHT
         if key >= _MSG_BANNER:
-            text = controls.contest.text()
+            text = controls.contest.banner
             ink = WHITE
         else:
             text = self._prompts[key]

@@ -64,13 +64,14 @@ class Table:
         arbiter = self.arbiter
         # The earliest due press every pass; more while the pass is early (each can
         # cost a millisecond or more on the Pico), the rest in the passes that follow.
+        # The clocks and the CPU seats wait for the next pass: a press before a
+        # deadline still beats it, since the clocks run at the commit horizon.
         if arbiter.commit_due(now, self._commit, self._contested, 1):
             self.pace.spend()
             while self.pace.within(_COMMIT_BEFORE_US):
                 if not arbiter.commit_due(now, self._commit, self._contested, 1):
                     break
-            if arbiter.due(now):
-                return  # the clocks wait for them: a press before a deadline beats it
+            return
         horizon = ticks_add(now, -arbiter.settle_us)
         self.controls.update(horizon)
         if self.cpus[0] is not None or self.cpus[1] is not None:
