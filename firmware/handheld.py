@@ -77,14 +77,22 @@ class Handheld:
         if self.watchdog is not None:
             self.watchdog.feed()
         try:
-            self.debouncer.update(now)
-            self.controller.run(now, self.capture.pressed_mask())
+            self._run(now)
         except Exception as error:  # noqa: BLE001 (any failure shows on the error screen)
-            self.errors += 1
-            self.last_error = error
-            self.controller.fail("%s: %s" % (type(error).__name__, error), now)
+            self._failed(error, now)
         if self.buzzer is not None:
             self.buzzer.update(now)
+
+    # Apart from ``step``: its ``try`` needs room, and on MicroPython a function with
+    # more than 11 words of locals and stack gets its frame from the heap every call.
+    def _run(self, now):
+        self.debouncer.update(now)
+        self.controller.run(now, self.capture.pressed_mask())
+
+    def _failed(self, error, now):
+        self.errors += 1
+        self.last_error = error
+        self.controller.fail("%s: %s" % (type(error).__name__, error), now)
 
     def overflows(self):
         """Presses lost because a buffer was full (the capture ring or the arbiter)."""

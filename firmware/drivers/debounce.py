@@ -47,7 +47,8 @@ class Debouncer:
         # Since when (a main-loop time) each disarmed button has read released.
         self._quiet_since = array("i", [_NOT_QUIET] * buttons)
         held = source.pressed_mask()
-        self._armed = ((1 << buttons) - 1) & ~held
+        self._all = (1 << buttons) - 1
+        self._armed = self._all & ~held
         self.held_since_start = held
         self._edge = self._on_edge  # bound once: drain() is called every pass
         self.update(now)
@@ -58,9 +59,11 @@ class Debouncer:
     def update(self, now):
         """Take the new edges, then re-arm buttons quiet for ``release_us`` by ``now``."""
         self._source.drain(self._edge)
-        disarmed = ((1 << self._count) - 1) & ~self._armed
-        if not disarmed:
-            return
+        if self._armed != self._all:
+            self._rearm(now)
+
+    def _rearm(self, now):
+        disarmed = self._all & ~self._armed
         pressed = self._source.pressed_mask()
         for button in range(self._count):
             if not disarmed >> button & 1:

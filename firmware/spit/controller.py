@@ -87,6 +87,7 @@ _SEAT_ROWS = ("P1", "P2")
 _SOUND_ROW = "sound"
 _SOUND_VALUES = ("on", "off")
 _NOBODY_READY = (False, False)
+_BOTH_CPUS = (True, True)  # attract mode's seats
 # Quick play taught where the players wait: its button alone plays a card.
 _QUICK_HINT = "quick play: C alone plays a 1-pile card"
 _TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
@@ -505,14 +506,23 @@ class Controller:
     # -- the screen -----------------------------------------------------------
 
     def _draw(self, now):
-        renderer = self.renderer
+        # Few locals on the play screen's path, which runs every pass it draws: on
+        # MicroPython a function with more than 11 words of locals and stack gets a
+        # heap frame per call.
         mode = self.mode
-        word = self.saved.options.word
-        if mode == TITLE:
-            renderer.title(word, self.seed)
+        if mode == MATCH:
+            self._draw_match(now)
         elif mode == ATTRACT:
             table = self.attract.table
-            renderer.play(table.game, table.controls, (True, True))
+            self.renderer.play(table.game, table.controls, _BOTH_CPUS)
+        else:
+            self._draw_menu(now)
+
+    def _draw_menu(self, now):
+        renderer = self.renderer
+        mode = self.mode
+        if mode == TITLE:
+            renderer.title(self.saved.options.word, self.seed)
         elif mode == SETTINGS:
             renderer.settings(self.settings_rows(), self.cursor)
         elif mode == ERROR:
@@ -520,15 +530,11 @@ class Controller:
         elif mode == SELF_TEST:
             self._update_ages(now)
             renderer.self_test(self._presses, self._ages, self._bins, self._test_lines)
-        else:
-            self._draw_match(now, word)
 
-    def _draw_match(self, now, word):
-        # Few locals on the play screen's path, which runs every pass: on MicroPython a
-        # function with more than 11 words of locals and stack gets a heap frame per call.
+    def _draw_match(self, now):
         session = self.session
         if session is None:
-            self.renderer.ready(word, _NOBODY_READY, self._cpus, self._ready_hint())
+            self._draw_ready()
             return
         table = session.table
         phase = table.game.phase
@@ -537,7 +543,11 @@ class Controller:
         elif phase == PHASE_OVER:
             self._draw_over(session)
         else:
-            self._draw_between_rounds(now, word, table.game, table.controls)
+            self._draw_between_rounds(now, self.saved.options.word, table.game, table.controls)
+
+    def _draw_ready(self):
+        word = self.saved.options.word
+        self.renderer.ready(word, _NOBODY_READY, self._cpus, self._ready_hint())
 
     def _draw_over(self, session):
         renderer = self.renderer

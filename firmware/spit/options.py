@@ -7,6 +7,8 @@ and the transcript header (``Options.text()`` / ``Options.parse()``).
 ['layout=3x5', 'middle=one', 'pick=slap', 'stack=off']
 """
 
+WORDS = ("SPIT", "SLAM")  # what the players call out, and press, to spit
+
 CHOICES = (
     ("layout", ("1-5", "3x5", "1-4")),
     ("middle", ("two", "one")),
@@ -14,7 +16,7 @@ CHOICES = (
     ("stack", ("off", "on")),
     ("score", ("out", "points")),
     ("match", ("bo3", "single")),
-    ("word", ("SPIT", "SLAM")),
+    ("word", WORDS),
     ("spit", ("call", "auto")),
     ("quick", ("on", "off")),
     ("counts", ("off", "on")),

@@ -35,9 +35,9 @@ generator that yields after each region. Either way the pixels come out as drawn
 whole.
 
 ``lock_heap`` (False by default; True on the device) locks MicroPython's heap while
-``play()`` runs, after it has made what a new word needs: nothing there may allocate,
-and every function's frame goes on the C stack (``_locked``). The display's ``show``
-and ``fill_rows`` must then allocate nothing either.
+``play()`` runs: nothing there may allocate, and every function's frame goes on the C
+stack (``_locked``). The display's ``show`` and ``fill_rows`` must then allocate
+nothing either; a caller may hold the heap locked across the call too.
 
 There is no frame buffer: one work buffer (8 KB) backs a few FrameBuffer
 views of fixed shapes, made once, so an incremental ``play()``, and each of
@@ -115,6 +115,7 @@ from spit.layout import (
     stack_max,
     stack_x,
 )
+from spit.options import WORDS
 from spit.rules import MOVE, PHASE_PLAY, PHASE_READY, PHASE_SLAP, PLAY
 
 
@@ -277,6 +278,21 @@ def _contest_key(contest):
     return contest.margin_us << 2 | contest.tie << 1 | contest.winner
 
 
+def _prompts(word):
+    """The message row's prompts, in the order of the _MSG_ keys, and the call."""
+    prompts = (
+        "",
+        "both press " + word,
+        "nobody can move - press " + word,
+        "SLAP the smaller pile",
+        "P1 picks a pile",
+        "P2 picks a pile",
+        "nobody can move",
+        "SLAP the pile",
+    )
+    return prompts, word + "!"
+
+
 def _locked(draw, renderer, game, controls):
     """``draw(renderer, game, controls)`` with the heap locked. Drawing allocates nothing,
     and while the heap is locked MicroPython gives every function its frame on the C
@@ -356,6 +372,11 @@ class Renderer:
         self._labels = {}
         for label in _DIGITS + NAMES + ("CPU", "pack"):
             self._label(label)
+        # Each word's prompts and call, made once: the play screen allocates nothing.
+        self._words = {}
+        for word in WORDS:
+            self._words[word] = _prompts(word)
+            self._label(word + "!")
         # The pen: the window being drawn, its screen origin, and the mirror that
         # turns a player-1 position into player 2's (about the frame's centre).
         self._fb = None
@@ -732,9 +753,6 @@ class Renderer:
         """Draw the play screen of ``game`` (a ``rules.Game``) with the hands and
         calls of ``controls``; ``cpus[p]`` is true when seat p is the CPU. Only the
         regions that changed since the last call are sent."""
-        word = game.options.word
-        if word != self._word:
-            self._set_word(word)  # the prompts are made: before the heap is locked
         self._asked_cpus = cpus
         if self.lock_heap:
             _locked(Renderer._play, self, game, controls)
@@ -785,6 +803,9 @@ class Renderer:
             self._round = game.round
             self._baseline = _contest_key(controls.contest)
             everything = True
+        word = game.options.word
+        if word != self._word:
+            self._set_word(word)
         history = game.history
         done = len(history)
         new = done - self._done
@@ -968,18 +989,7 @@ class Renderer:
 
     def _set_word(self, word):
         self._word = word
-        self._prompts = (  # in the order of the _MSG_ keys
-            "",
-            "both press " + word,
-            "nobody can move - press " + word,
-            "SLAP the smaller pile",
-            "P1 picks a pile",
-            "P2 picks a pile",
-            "nobody can move",
-            "SLAP the pile",
-        )
-        self._called_text = word + "!"
-        self._label(self._called_text)
+        self._prompts, self._called_text = self._words[word]
         self._keys[_K_MESSAGE] = -1
         self._seen[0] = -1
         self._keys[_K_CALL] = self._keys[_K_CALL + 1] = -1
