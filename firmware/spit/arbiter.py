@@ -90,6 +90,7 @@ class Arbiter:
         # Latest committed stamp per player, to count late arrivals.
         self._last = array("i", [0, 0])
         self._committed_any = bytearray(2)
+        self._tie = False  # the tie flag of the press being committed
 
     def pending(self):
         return self._count
@@ -139,31 +140,39 @@ class Arbiter:
         return committed
 
     def _commit_next(self, consumer, contested):
-        buttons = self._buttons
-        times = self._times
-        player = buttons[0] >> PLAYER_SHIFT
-        other = self._first_of_other(player)  # the other player's earliest
-        index = 0
-        tie = self._lost_tie[0]
-        if (
-            other
-            and ticks_diff(times[other], times[0]) < self.tie_us
-            and (contested is None or contested(buttons[0], buttons[other]))
-        ):
-            tie = 1
-            if self.priority == player:
-                self._lost_tie[other] = 1
-            else:
-                self._lost_tie[0] = 1
-                index = other
-            self.tie_wins[self.priority] += 1
-            self.ties += 1
-            self.priority = 1 - self.priority
-        button = buttons[index]
-        t = times[index]
+        # Few locals here and in ``_winner``: on MicroPython a function with more than
+        # 11 words of locals and stack gets its frame from the heap at every call.
+        index = self._winner(contested)
+        button = self._buttons[index]
+        t = self._times[index]
         self._remove(index)
         self._note_commit(button >> PLAYER_SHIFT, t)
-        consumer(button, t, bool(tie))
+        consumer(button, t, self._tie)
+
+    def _winner(self, contested):
+        """Index of the press to commit next: the first, or the other player's earliest
+        when the two are a contested tie that the rule gives to the other player.
+        ``_tie`` then tells whether that press won or lost its place by the rule."""
+        buttons = self._buttons
+        player = buttons[0] >> PLAYER_SHIFT
+        other = self._first_of_other(player)
+        if (
+            other
+            and ticks_diff(self._times[other], self._times[0]) < self.tie_us
+            and (contested is None or contested(buttons[0], buttons[other]))
+        ):
+            self._tie = True
+            self.tie_wins[self.priority] += 1
+            self.ties += 1
+            winner = self.priority
+            self.priority = 1 - winner
+            if winner == player:
+                self._lost_tie[other] = 1
+                return 0
+            self._lost_tie[0] = 1
+            return other
+        self._tie = self._lost_tie[0] == 1
+        return 0
 
     def _first_of_other(self, player):
         """Index of the earliest pending press not of ``player``; 0 if there is none

@@ -387,12 +387,10 @@ class Controller:
         self._undrawn = True
 
     def _on_event(self, event, player, detail):
+        # Few locals: on MicroPython a function with more than 11 words of locals and
+        # stack gets its frame from the heap at every call, and this runs every press.
         if event in _TIMED_EVENTS:
-            table = self.session.table
-            t = table.controls.times[-1]
-            if event == PLAYED:
-                self.reactions.played(player, t)
-            self.reactions.look(table.game, t)
+            self._time_reactions(event, player)
         name = _EVENT_SOUNDS.get(event)
         if event == SPAT and self._phase == PHASE_READY:
             name = "go"  # the round opens
@@ -401,6 +399,13 @@ class Controller:
         if name is not None:
             self.sound(name, self._now)
         self.listener(event, player, detail)
+
+    def _time_reactions(self, event, player):
+        table = self.session.table
+        t = table.controls.times[-1]
+        if event == PLAYED:
+            self.reactions.played(player, t)
+        self.reactions.look(table.game, t)
 
     def _game_over(self, game, match):
         saved = self.saved
