@@ -25,7 +25,8 @@ returns:
 
 ``emu_figures()`` (about 30 s, needs the MicroPython UF2) replays the first actions of
 that game on the emulated Pico, drawing through ``hardware_setup.display()`` onto the
-real SPI at 62.5 MHz, so its times are drawing plus sending:
+real SPI at 62.5 MHz with the heap locked as on the device, so its times are drawing
+plus sending:
 ``emu_render_us_per_play`` (median) and ``emu_render_max_us_per_play`` over those
 plays, ``emu_render_full_us`` (the whole play screen) and ``emu_render_idle_us`` (a
 frame where nothing changed).
@@ -122,6 +123,7 @@ from spit.render import Renderer
 from spit.rules import Game, PLAY
 
 renderer = Renderer(hardware_setup.display(), framebuf)
+renderer.lock_heap = True  # as device.boot() sets it
 game = Game(%(seed)d)
 controls = Controls(game)
 start = time.ticks_us()
