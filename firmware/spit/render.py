@@ -37,7 +37,7 @@ whole.
 ``lock_heap`` (False by default; True on the device) locks MicroPython's heap while
 ``play()`` runs: nothing there may allocate, and every function's frame goes on the C
 stack (``_locked``). The display's ``show`` and ``fill_rows`` must then allocate
-nothing either; a caller may hold the heap locked across the call too.
+nothing either.
 
 There is no frame buffer: one work buffer (8 KB) backs a few FrameBuffer
 views of fixed shapes, made once, so an incremental ``play()``, and each of
@@ -410,7 +410,7 @@ class Renderer:
         # Left edges of the stock slots and the spit piles in the layout being shown,
         # filled in place when it changes (``_place``).
         self._slot_x = array("h", bytes(2 * _SLOTS_MAX))
-        self._pile_x = array("h", bytes(4))
+        self._pile_x = array("h", bytes(2 * 2))  # two piles at most
         self._game = None
         self._round = -1
         self._done = 0
