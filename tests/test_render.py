@@ -544,6 +544,14 @@ def test_a_screen_drawn_over_another_looks_as_if_drawn_on_its_own():
 
 # -- on the MicroPython VM -------------------------------------------------------------
 
+def printed_on_cpython(script):
+    """The lines a VM script prints, run here on CPython instead."""
+    lines = []
+    namespace = {"print": lambda *words: lines.append(" ".join(str(w) for w in words))}
+    exec(script, namespace)
+    return lines
+
+
 def play_set_out(regions):
     """A VM script's start: the play screen of a game just opened, drawn ``regions`` a
     call (0: whole), with nothing recorded but the bytes sent."""
@@ -652,10 +660,7 @@ for options in (Options.parse("counts=on"), Options.parse("layout=1-4 middle=one
 def test_the_play_screen_draws_with_the_heap_locked_on_micropython(mpvm):
     # The device locks the heap through play(): setting a table out (another layout and
     # word too), a pick, a play and a margin banner allocate nothing there.
-    namespace = {}
-    lines = []
-    namespace["print"] = lambda *words: lines.append(" ".join(str(w) for w in words))
-    exec(LOCKED_PLAY, namespace)
+    lines = printed_on_cpython(LOCKED_PLAY)
     assert mpvm(LOCKED_PLAY) == "\n".join(lines) + "\n"
     assert [line.split()[0] for line in lines] == ["set", "pick", "banner"] * 2
 
@@ -816,10 +821,7 @@ shot("self-test again")
 
 
 def test_the_same_scenes_give_the_same_bytes_on_micropython(mpvm):
-    namespace = {}
-    lines = []
-    namespace["print"] = lambda *words: lines.append(" ".join(str(w) for w in words))
-    exec(SCENES, namespace)
+    lines = printed_on_cpython(SCENES)
     expected = "\n".join(lines) + "\n"
     assert mpvm(SCENES) == expected
     assert len(set(line.split()[-1] for line in lines)) == len(lines)  # all different pictures

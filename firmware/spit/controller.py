@@ -153,8 +153,6 @@ class Controller:
         # strip) go in one pass, whatever the pace, as the press's answer.
         self._answer = False
         self._break_at = now  # when the break became due
-        self._margin = ""  # the slap's banner text, made when the contest changes
-        self._margin_of = (-1, 0, False)
         # The controls of the play screen, all drawn, and their ``changes`` then: until
         # they tell something, the passes leave the screen alone (None: draw).
         self._still = None
@@ -571,20 +569,13 @@ class Controller:
         if controls.counting:
             renderer.countdown(self._count)
         elif game.last_round is not None and not self._round_result_seen(now, controls):
-            margin = self._margin_text(controls.contest)
-            renderer.round_result(game.last_round, margin, cpus, self._reaction_lines)
+            banner = controls.contest.banner
+            renderer.round_result(game.last_round, banner, cpus, self._reaction_lines)
         else:
             renderer.ready(word, controls.called, cpus, self._ready_hint())
 
     def _ready_hint(self):
         return _QUICK_HINT if self.saved.options.quick == "on" else ""
-
-    def _margin_text(self, contest):
-        shown = self._margin_of
-        if contest.winner != shown[0] or contest.margin_us != shown[1] or contest.tie != shown[2]:
-            self._margin_of = (contest.winner, contest.margin_us, contest.tie)
-            self._margin = contest.text()
-        return self._margin
 
     def _round_result_seen(self, now, controls):
         """The round result stays until someone calls, or for a few seconds."""
