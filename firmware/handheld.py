@@ -57,6 +57,7 @@ class Handheld:
         # A sound asked for in a pass, and when: it starts at the beginning of the next.
         self._tone = None
         self._tone_at = 0
+        self._now = 0  # the pass's time, for ``_guarded``
         sound = self._sound if buzzer is not None else None
         self.pace = Pace(clock)
         self.controller = Controller(
@@ -76,23 +77,29 @@ class Handheld:
             self._start_tone()
         if self.watchdog is not None:
             self.watchdog.feed()
-        try:
-            self._run(now)
-        except Exception as error:  # noqa: BLE001 (any failure shows on the error screen)
-            self._failed(error, now)
+        self._now = now
+        self._guarded()
         if self.buzzer is not None:
             self.buzzer.update(now)
 
-    # Apart from ``step``: its ``try`` needs room, and on MicroPython a function with
-    # more than 11 words of locals and stack gets its frame from the heap every call.
+    # The ``try`` in a function of its own, with the time on ``self``: on MicroPython a
+    # function whose locals, stack and ``try`` blocks (three words each, two for an
+    # ``except ... as``) take more than 11 words gets its frame from the heap at every
+    # call, 0.1-1 ms a pass on the Pico depending on how the heap lies.
+    def _guarded(self):
+        try:
+            self._run(self._now)
+        except Exception as error:  # noqa: BLE001 (any failure shows on the error screen)
+            self._failed(error)
+
     def _run(self, now):
         self.debouncer.update(now)
         self.controller.run(now, self.capture.pressed_mask())
 
-    def _failed(self, error, now):
+    def _failed(self, error):
         self.errors += 1
         self.last_error = error
-        self.controller.fail("%s: %s" % (type(error).__name__, error), now)
+        self.controller.fail("%s: %s" % (type(error).__name__, error), self._now)
 
     def overflows(self):
         """Presses lost because a buffer was full (the capture ring or the arbiter)."""

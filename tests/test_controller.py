@@ -369,6 +369,24 @@ def test_reaction_times_show_after_a_round_for_each_person():
     assert device.saved.best_ms[0] == ms, "the record goes into the saved data"
 
 
+def test_a_round_ended_by_the_last_card_played_is_taken_up_as_a_slapped_one_is():
+    from positions import position
+
+    device = Device()
+    device.tap(P1_SPIT)
+    device.run(10)
+    # A one-pile round where P1's last stock card fits the pile: its press ends the round.
+    game = position(["7H"], ["9C"], middle=["6S"], packs=(5, 5), options="middle=one")
+    device.controller.session.lay_out(game)
+    device.run(10)
+    saves = len(device.storage.saves)
+    device.tap(keys.button_id(0, keys.C1))
+    device.run(100)
+    assert game.round == 1 and game.phase == PHASE_READY
+    assert "round" in device.sounds.played and device.screen.name == "round_result"
+    assert len(device.storage.saves) > saves, "the break between rounds came"
+
+
 def test_the_spit_mask_names_both_spit_buttons():
     from spit.controller import _SPITS
 

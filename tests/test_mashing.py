@@ -8,7 +8,7 @@ from spit import keys
 from spit.cards import DECK_SIZE
 from spit.options import Options
 from spit.rng import Rng
-from spit.rules import MOVE, PLAY, kind_of, player_of
+from spit.rules import MOVE, PHASE_DEALING, PLAY, kind_of, player_of
 
 from host_sim.sim import Device, SimulatedClock
 
@@ -68,14 +68,15 @@ def mash_games(seed, options, steps, seats=("human", "human"), start_us=0):
         before = stocks(game)
         seen = len(game.history)
         laid_out = game.round
+        dealing = game.phase == PHASE_DEALING
         hands.play_edges()
         device.step()
         clock.advance(250 + rng.below(1500))
         if device.session.table.game is not game:
             continue
         check_invariants(game)
-        if game.round != laid_out:
-            continue  # a new round was laid out
+        if game.round != laid_out or dealing:
+            continue  # a round ended, or the next was laid out
         new = game.history[seen:]
         after = stocks(game)
         for player in (0, 1):

@@ -16,6 +16,7 @@ from spit.rules import (
     NOT_NOW,
     NOTHING_TO_SPIT,
     OUT_OF_CARDS,
+    PHASE_DEALING,
     PHASE_OVER,
     PHASE_PLAY,
     PHASE_READY,
@@ -528,6 +529,46 @@ def test_slapping_the_larger_pile_takes_the_larger_pile():
     game = cleared_round(rest="2")
     game.apply(slap(P2, B))
     assert game.last_round.took == [4, 5]
+
+
+def test_a_game_that_deals_later_waits_with_the_round_counted_then_deals_the_same():
+    now = cleared_round(rest="2")
+    later = cleared_round(rest="2")
+    later.deals_later = True
+    now.apply(slap(P2, A))
+    later.apply(slap(P2, A))
+    assert later.phase == PHASE_DEALING and later.round == 1
+    assert vars(later.last_round) == vars(now.last_round)
+    assert later.legal_actions() == [] and later.is_stuck() is False
+    assert refused(later, SPIT_ACTION) == NOT_NOW
+    assert_whole(later)
+    later.deal()
+    assert later.phase == PHASE_READY
+    assert (later.stock, later.face_up, later.pack) == (now.stock, now.face_up, now.pack)
+    assert later.middle == now.middle and later.rng.state == now.rng.state
+    with pytest.raises(IllegalActionError):
+        later.deal()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_dealing_later_plays_the_same_game(seed):
+    now, later = Game(seed), Game(seed)
+    later.deals_later = True
+    dealt = 0
+    for step in range(3_000):
+        if later.phase == PHASE_DEALING:
+            later.deal()
+            dealt += 1
+        if now.outcome() is not None:
+            break
+        actions = now.legal_actions()
+        assert later.legal_actions() == actions
+        now.apply(actions[step % len(actions)])
+        later.apply(actions[step % len(actions)])
+    assert dealt == now.round
+    assert later.history == now.history and later.points == now.points
+    assert repr(later.outcome()) == repr(now.outcome())
+    assert (later.stock, later.pack, later.middle) == (now.stock, now.pack, now.middle)
 
 
 def all_held(game, player):

@@ -9,7 +9,18 @@ from spit.controls import PLAYED, Controls
 from spit.cpu import LEVEL_NAMES, Cpu
 from spit.match import Match
 from spit.options import Options
-from spit.rules import PHASE_PLAY, PHASE_SLAP, SPIT_ACTION, Game, Outcome, move, play, slap
+from spit.rules import (
+    PHASE_DEALING,
+    PHASE_PLAY,
+    PHASE_READY,
+    PHASE_SLAP,
+    SPIT_ACTION,
+    Game,
+    Outcome,
+    move,
+    play,
+    slap,
+)
 from spit.session import Session
 from spit.table import Table
 
@@ -159,6 +170,21 @@ def test_a_slap_made_before_the_time_limit_beats_it_though_committed_after_it():
     assert table.game.phase == PHASE_SLAP
     table.run(limit + 600)
     assert table.game.last_round.slapper == 1, "the player's slap, not the device's"
+
+
+def test_the_next_round_is_dealt_in_the_pass_after_the_slap():
+    game = position(["7H"], ["5C"], ["6S", "JD 10D"], packs=(5, 5), phase=PHASE_SLAP)
+    table = Table(game)
+    settle = table.arbiter.settle_us
+    table.touch(keys.button_id(1, keys.LEFT), 0)
+    table.touch(keys.button_id(0, keys.SPIT), 10)  # a call for the next round, at once
+    table.run(settle + 100)
+    assert game.phase == PHASE_DEALING and game.last_round.slapper == 1
+    assert not table.controls.called[0], "no press is committed after the slap in its pass"
+    table.run(settle + 200)
+    assert game.phase == PHASE_READY and not table.controls.called[0], "a pass to deal"
+    table.run(settle + 300)
+    assert table.controls.called[0], "the call counts in the new round"
 
 
 def test_the_automatic_spit_waits_for_presses_made_before_it():
@@ -323,4 +349,3 @@ def test_without_a_clock_a_look_ends_in_its_pass():
     table = Table(game, cpus=(None, Cpu(1, "lightning")))
     table.run(1_000_000)
     assert not table.cpus[1].looking() and table.cpus[1].action == play(1, 0, 0)
-

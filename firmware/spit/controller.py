@@ -61,7 +61,7 @@ from spit.options import CHOICES, Options
 from spit.pace import DRAW, Pace
 from spit.reactions import Reactions
 from spit.rng import derive
-from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
+from spit.rules import PHASE_DEALING, PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
 from spit.savedata import SEAT_CHOICES
 from spit.session import Session
 from spit.ticks import ticks_add, ticks_diff
@@ -351,11 +351,14 @@ class Controller:
         session.run(now)
         game = session.table.game
         self._count_down(now, session.table.controls)
+        if game.phase == PHASE_DEALING:
+            return  # a round just ended: taken up once the next is dealt
         if game.phase != self._phase or game.round != self._round:
-            if self._phase == PHASE_SLAP or game.phase == PHASE_OVER:
+            # A round ended by a slap or by a card played out of a one-pile round.
+            if self._phase >= 0 and game.round == self._round + 1:
                 self._round_over()
-            if self._phase == PHASE_SLAP and game.phase != PHASE_OVER:
-                self.sound("round", now)
+                if game.phase != PHASE_OVER:
+                    self.sound("round", now)
             self._phase = game.phase
             self._round = game.round
 
@@ -517,7 +520,8 @@ class Controller:
             self._draw_match(now)
         elif mode == ATTRACT:
             table = self.attract.table
-            self.renderer.play(table.game, table.controls, _BOTH_CPUS)
+            if table.game.phase != PHASE_DEALING:
+                self.renderer.play(table.game, table.controls, _BOTH_CPUS)
         else:
             self._draw_menu(now)
 
@@ -545,7 +549,7 @@ class Controller:
             self.renderer.play(table.game, table.controls, self._cpus)
         elif phase == PHASE_OVER:
             self._draw_over(session)
-        else:
+        elif phase != PHASE_DEALING:  # the next screen comes with the deal
             self._draw_between_rounds(now, self.saved.options.word, table.game, table.controls)
 
     def _draw_ready(self):

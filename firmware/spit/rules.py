@@ -35,7 +35,8 @@ PHASE_READY = const(0)  # laid out; waiting for the opening spit
 PHASE_PLAY = const(1)
 PHASE_SLAP = const(2)  # round over; waiting for the slap (or the winner's pick)
 PHASE_OVER = const(3)  # game over
-PHASE_NAMES = ("ready", "play", "slap", "over")
+PHASE_DEALING = const(4)  # round over; the next is dealt by ``deal()`` (``deals_later``)
+PHASE_NAMES = ("ready", "play", "slap", "over", "dealing")
 
 PLAY = const(0)
 MOVE = const(1)
@@ -159,6 +160,11 @@ class Game:
 
     ``seed`` fixes the deal and every later shuffle. ``hands``, when given,
     replaces the deal: two lists of cards in dealing order (tests use it).
+
+    ``apply()`` deals the next round as soon as one ends, unless ``deals_later`` is
+    set: then the game waits in ``PHASE_DEALING`` until ``deal()`` is called. The
+    device sets it, so that a slap and the next round's deal (a millisecond or two
+    each on the Pico) go in passes of their own; the shuffles and the game are the same.
     """
 
     def __init__(self, seed, options=None, hands=None):
@@ -181,6 +187,8 @@ class Game:
         self.last_round = None
         self._outcome = None
         self.history = []
+        self.deals_later = False
+        self._hands = ([], [])  # each player's cards gathered when a round ends
         # Who can play (bit p: player p) and whether nobody can move, worked out at
         # the history length ``_known_at`` (``_know``).
         self._playable = 0
@@ -579,14 +587,15 @@ class Game:
 
     def _end_round(self, takes, cleared, slapper):
         left = [0, 0]  # what each held: their hand less what they took
-        hands = []
+        hands = self._hands
         for player in (0, 1):
-            hand = takes[player] + self.pack[player]
+            hand = hands[player]
+            del hand[:]  # unlike clear(), keeps the room it had: no allocation
+            hand.extend(takes[player])
+            hand.extend(self.pack[player])
             for cards in self.stock[player]:
-                hand += cards
+                hand.extend(cards)
             left[player] = len(hand) - len(takes[player])
-            self.rng.shuffle(hand)
-            hands.append(hand)
         self.last_round = RoundEnd(
             cleared, slapper, [len(takes[0]), len(takes[1])], left, [len(hands[0]), len(hands[1])]
         )
@@ -594,7 +603,19 @@ class Game:
         if self.options.score == "points":
             self.points[0] += left[0]
             self.points[1] += left[1]
+        self.phase = PHASE_DEALING
+        if not self.deals_later:
+            self.deal()
+
+    def deal(self):
+        """Shuffle the hands gathered when the round ended and lay out the next round,
+        or end the game. Refused outside ``PHASE_DEALING``."""
+        self._require(self.phase == PHASE_DEALING, NOT_NOW)
+        hands = self._hands
+        for hand in hands:
+            self.rng.shuffle(hand)
         self._start_round(hands)
+        self._known_at = -1  # the table changed, the history did not
         self._outcome = self._judge(hands)
         if self._outcome is not None:
             self.phase = PHASE_OVER
@@ -619,8 +640,11 @@ class Game:
             up = self.face_up[player]
             for slot in range(self.slots):
                 cards = piles[slot]
-                # The plan's positions rise, so a short hand deals a prefix of them.
-                cards[:] = [hand[i] for i in plan[slot] if i < n]
+                del cards[:]
+                for i in plan[slot]:
+                    if i >= n:
+                        break  # the plan's positions rise: a short hand deals a prefix
+                    cards.append(hand[i])
                 up[slot] = 1 if cards else 0
             pack = hand[plan[-1] :]
             pack.reverse()

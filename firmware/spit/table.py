@@ -5,6 +5,10 @@ a CPU's press goes through the same arbitration as a person's. The main loop (on
 device or in the simulator) hands every debounced press to ``touch(button, t)`` and
 calls ``run(now)`` on every pass.
 
+A round's end and the next round's deal go in passes of their own: the game waits
+in ``PHASE_DEALING`` through the rest of the pass that ended the round (no more
+presses are committed in it), and ``run`` deals at the start of the next.
+
 Every game clock (the automatic spit, the slap time limit, the CPU seats) runs at the
 commit horizon, ``now`` less the settle window: the moment up to which every press is
 known and committed. So a press made before a deadline always beats the deadline,
@@ -17,7 +21,7 @@ from spit.arbiter import Arbiter
 from spit.controls import Controls
 from spit.keys import button_id
 from spit.pace import GLANCE, Pace
-from spit.rules import SPIT_ACTION
+from spit.rules import PHASE_DEALING, SPIT_ACTION
 from spit.ticks import ticks_add, ticks_diff
 
 _FAR_MS = const(60_000)  # a settled table with no action planned looks again this late
@@ -39,6 +43,7 @@ class Table:
 
     def __init__(self, game, listener=None, cpus=(None, None), arbiter=None, pace=None):
         self.game = game
+        game.deals_later = True
         self.pace = pace or Pace()
         self.arbiter = arbiter or Arbiter()
         self.controls = Controls(game, listener)
@@ -61,6 +66,10 @@ class Table:
 
     def run(self, now):
         """Commit the presses that are due, run the timers, let CPU seats act."""
+        game = self.game
+        if game.phase == PHASE_DEALING:
+            game.deal()
+            return
         arbiter = self.arbiter
         # The earliest due press every pass; more while the pass is early (each can
         # cost a millisecond or more on the Pico), the rest in the passes that follow.
@@ -68,12 +77,14 @@ class Table:
         # deadline still beats it, since the clocks run at the commit horizon.
         if arbiter.commit_due(now, self._commit, self._contested, 1):
             self.pace.spend()
-            while self.pace.within(_COMMIT_BEFORE_US):
+            while game.phase != PHASE_DEALING and self.pace.within(_COMMIT_BEFORE_US):
                 if not arbiter.commit_due(now, self._commit, self._contested, 1):
                     break
             return
         horizon = ticks_add(now, -arbiter.settle_us)
-        self.controls.update(horizon)
+        self.controls.update(horizon)  # may end the round: the slap time limit
+        if game.phase == PHASE_DEALING:
+            return
         if self.cpus[0] is not None or self.cpus[1] is not None:
             self._run_cpus(horizon)
 
