@@ -57,7 +57,6 @@ class Handheld:
         # A sound asked for in a pass, and when: it starts at the beginning of the next.
         self._tone = None
         self._tone_at = 0
-        self._now = 0  # the pass's time, for ``_guarded``
         sound = self._sound if buzzer is not None else None
         self.pace = Pace(clock)
         self.controller = Controller(
@@ -70,36 +69,43 @@ class Handheld:
         """The match being played, or None."""
         return self.controller.session
 
+    def run(self, clock):
+        """The device's loop: a pass at each ``clock()`` (ticks_us) until one fails; then
+        the error screen is up, ``last_error`` says why and the caller runs on. The
+        ``try`` is entered once, not at every pass: on MicroPython a function whose
+        locals, stack and ``try`` blocks (three words each, an ``except ... as`` two)
+        take more than 11 words gets its frame from the heap at every call, which costs
+        0.1-1 ms on the Pico depending on how the heap lies (``host_sim.frames``)."""
+        try:
+            while True:
+                self.run_pass(clock())
+        except Exception as error:  # noqa: BLE001 (any failure shows on the error screen)
+            self._failed(error, clock())
+
     def step(self, now):
-        """One pass of the main loop at ``now`` (ticks_us)."""
+        """One pass at ``now`` (ticks_us); a failure shows the error screen (the
+        simulator's loop and the tests)."""
+        try:
+            self.run_pass(now)
+        except Exception as error:  # noqa: BLE001 (any failure shows on the error screen)
+            self._failed(error, now)
+
+    def run_pass(self, now):
+        """One pass of the main loop at ``now``, a failure raised."""
         self.pace.begin()
         if self._tone is not None:
             self._start_tone()
         if self.watchdog is not None:
             self.watchdog.feed()
-        self._now = now
-        self._guarded()
+        self.debouncer.update(now)
+        self.controller.run(now, self.capture.pressed_mask())
         if self.buzzer is not None:
             self.buzzer.update(now)
 
-    # The ``try`` in a function of its own, with the time on ``self``: on MicroPython a
-    # function whose locals, stack and ``try`` blocks (three words each, two for an
-    # ``except ... as``) take more than 11 words gets its frame from the heap at every
-    # call, 0.1-1 ms a pass on the Pico depending on how the heap lies.
-    def _guarded(self):
-        try:
-            self._run(self._now)
-        except Exception as error:  # noqa: BLE001 (any failure shows on the error screen)
-            self._failed(error)
-
-    def _run(self, now):
-        self.debouncer.update(now)
-        self.controller.run(now, self.capture.pressed_mask())
-
-    def _failed(self, error):
+    def _failed(self, error, now):
         self.errors += 1
         self.last_error = error
-        self.controller.fail("%s: %s" % (type(error).__name__, error), self._now)
+        self.controller.fail("%s: %s" % (type(error).__name__, error), now)
 
     def overflows(self):
         """Presses lost because a buffer was full (the capture ring or the arbiter)."""

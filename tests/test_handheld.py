@@ -78,3 +78,32 @@ def test_a_tone_starts_at_the_next_pass_timed_from_when_it_was_asked_for():
     assert pwm.sounding() == SOUNDS["go"][0]
     handheld.step(ends)
     assert handheld.buzzer.playing is None and pwm.sounding() == 0
+
+
+def test_the_device_loop_runs_pass_after_pass_until_one_fails():
+    from spit.controller import ERROR
+
+    pins = [Pin(b, Pin.IN, Pin.PULL_UP) for b in range(keys.BUTTON_COUNT)]
+    now = [0]
+    handheld = Handheld(IrqButtons(pins, lambda: now[0]), 0, SaveData(), 1)
+    passes = []
+    steady = handheld.debouncer.update
+
+    def update(at):
+        passes.append(at)
+        if len(passes) == 5:
+            raise ValueError("the fifth pass fails")
+        steady(at)
+
+    handheld.debouncer.update = update
+
+    def clock():
+        now[0] += 1000
+        return now[0]
+
+    handheld.run(clock)
+    assert passes == [1000, 2000, 3000, 4000, 5000], "one pass at each reading of the clock"
+    assert handheld.errors == 1 and str(handheld.last_error) == "the fifth pass fails"
+    assert handheld.controller.mode == ERROR
+    handheld.step(clock())
+    assert handheld.errors == 1, "the passes after it run on"

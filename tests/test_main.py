@@ -161,13 +161,13 @@ def test_main_runs_the_loop_with_a_fed_watchdog(monkeypatch, tmp_path):
 
     monkeypatch.setattr(machine, "WDT", watchdog)
     passes = []
-    step = Handheld.step
+    run_pass = Handheld.run_pass
 
-    def counted_step(handheld, now):
+    def counted_pass(handheld, now):
         passes.append(now)
-        step(handheld, now)
+        run_pass(handheld, now)
 
-    monkeypatch.setattr(Handheld, "step", counted_step)
+    monkeypatch.setattr(Handheld, "run_pass", counted_pass)
     import main
 
     with pytest.raises(_Stop):

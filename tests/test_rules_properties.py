@@ -158,6 +158,8 @@ def check_legality(game, actions=None):
     assert len(set(legal)) == len(legal)
     for action in actions or well_formed(game.slots):
         assert game.is_legal(action) == (action in legal), action
+        if actions is None and action >> 9 == PLAY:  # well formed: a refusal is told
+            assert (game.play_refusal(action) is None) == (action in legal), action
     if game.phase == PHASE_PLAY:
         for player in (0, 1):
             assert game.can_dig(player) == dig_by_search(game, player)

@@ -63,24 +63,29 @@ class Debouncer:
             self._rearm(now)
 
     def _rearm(self, now):
+        # Few locals, and the released buttons in a call of their own: on MicroPython a
+        # function with more than 11 words of locals and stack gets its frame from the
+        # heap at every call (``host_sim.frames``).
         disarmed = self._all & ~self._armed
         pressed = self._source.pressed_mask()
         for button in range(self._count):
-            if not disarmed >> button & 1:
-                continue
-            if pressed >> button & 1:
-                self._quiet_since[button] = _NOT_QUIET
-                continue
-            since = self._quiet_since[button]
-            if since == _NOT_QUIET:
-                # Released somewhere since the last pass: count from now, the safe side.
-                self._quiet_since[button] = now
-                continue
-            quiet = ticks_diff(now, since)
-            # A negative age means the loop stalled past half the tick period.
-            if quiet >= self.release_us or quiet < 0:
-                self._armed |= 1 << button
-                self.held_since_start &= ~(1 << button)
+            if disarmed >> button & 1:
+                if pressed >> button & 1:
+                    self._quiet_since[button] = _NOT_QUIET
+                else:
+                    self._released(button, now)
+
+    def _released(self, button, now):
+        since = self._quiet_since[button]
+        if since == _NOT_QUIET:
+            # Released somewhere since the last pass: count from now, the safe side.
+            self._quiet_since[button] = now
+            return
+        quiet = ticks_diff(now, since)
+        # A negative age means the loop stalled past half the tick period.
+        if quiet >= self.release_us or quiet < 0:
+            self._armed |= 1 << button
+            self.held_since_start &= ~(1 << button)
 
     def _on_edge(self, button, t):
         bit = 1 << button

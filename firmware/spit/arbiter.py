@@ -100,18 +100,17 @@ class Arbiter:
         if n == self._capacity:
             self.overflows += 1
             return
-        buttons = self._buttons
         times = self._times
-        lost_tie = self._lost_tie
         # Insertion from the end: a press usually arrives after every pending one.
         while n and ticks_diff(t, times[n - 1]) < 0:
-            buttons[n] = buttons[n - 1]
-            times[n] = times[n - 1]
-            lost_tie[n] = lost_tie[n - 1]
             n -= 1
-        buttons[n] = button
+        if n < self._count:
+            _make_room(self._buttons, n, self._count)
+            _make_room(times, n, self._count)
+            _make_room(self._lost_tie, n, self._count)
+        self._buttons[n] = button
         times[n] = t
-        lost_tie[n] = 0
+        self._lost_tie[n] = 0
         self._count += 1
 
     def commit_due(self, now, consumer, contested=None, most=CAPACITY):
@@ -192,11 +191,21 @@ class Arbiter:
 
     def _remove(self, index):
         last = self._count - 1
-        buttons = self._buttons
-        times = self._times
-        lost_tie = self._lost_tie
-        for i in range(index, last):
-            buttons[i] = buttons[i + 1]
-            times[i] = times[i + 1]
-            lost_tie[i] = lost_tie[i + 1]
+        _close_up(self._buttons, index, last)
+        _close_up(self._times, index, last)
+        _close_up(self._lost_tie, index, last)
         self._count = last
+
+
+# The pending presses' arrays are shifted one at a time: a function with all three at
+# hand would need more than 11 words, and MicroPython would give it a heap frame.
+def _make_room(items, at, count):
+    """Move ``items[at:count]`` up by one."""
+    for i in range(count, at, -1):
+        items[i] = items[i - 1]
+
+
+def _close_up(items, at, last):
+    """Move ``items[at + 1:last + 1]`` down by one, over ``items[at]``."""
+    for i in range(at, last):
+        items[i] = items[i + 1]

@@ -170,30 +170,29 @@ class Controls:
         # Counts the events told: the play screen has nothing new to show while it
         # stays the same.
         self.changes = 0
+        self._t = 0  # the time and tie flag of the press being handled
+        self._tie = False
 
     def press(self, button, t, tie=False):
         """Handle one committed press of ``button`` touched at ``t`` (ticks_us); ``tie``
         is the arbiter's flag: this press won or lost its place by the tie rule."""
-        player = button >> keys.PLAYER_SHIFT
-        key = button & keys.KEY_MASK
-        phase = self.game.phase
+        # The press's time and tie flag stay on ``self`` for the functions it runs
+        # through: on MicroPython a function with more than 11 words of locals and
+        # stack gets its frame from the heap at every call (``host_sim.frames``).
+        self._t = t
+        self._tie = tie
+        self._handle(button >> keys.PLAYER_SHIFT, button & keys.KEY_MASK)
+
+    def _handle(self, player, key):
         quick_at = self._quick_at[player]
         self._quick_at[player] = -1
         if key == keys.SPIT:
-            if phase in (PHASE_READY, PHASE_PLAY):
-                self._call_spit(player, t)
+            if self.game.phase in (PHASE_READY, PHASE_PLAY):
+                self._call_spit(player, self._t)
         elif key == keys.LEFT or key == keys.RIGHT:
-            pile = self.pile_of(player, key)
-            if phase == PHASE_PLAY:
-                if self.hand[player] < 0 and self._follows_quick_play(quick_at, t):
-                    return
-                self._place(player, pile, t, tie)
-            elif phase == PHASE_SLAP:
-                self._slap(player, pile, t)
-            else:
-                self._late_slap(player, pile, t, tie)
-        elif phase == PHASE_PLAY:
-            self._card(player, key, t, tie)
+            self._pile_press(player, key, quick_at)
+        elif self.game.phase == PHASE_PLAY:
+            self._card(player, key)
 
     def _tell(self, event, player, detail):
         self.changes += 1
@@ -308,7 +307,7 @@ class Controls:
 
     # -- the card buttons ---------------------------------------------------
 
-    def _card(self, player, slot, t, tie):
+    def _card(self, player, slot):
         game = self.game
         if slot >= game.slots:
             return
@@ -317,29 +316,39 @@ class Controls:
             self.hand[player] = -1
             self._tell(PUT_BACK, player, slot)
             return
-        if held >= 0:
-            action = move(player, held, slot)
-            if game.is_legal(action):
-                self.hand[player] = -1
-                self._apply(action, t)
-                self._tell(MOVED, player, slot)
-                return
-            self.hand[player] = -1
-            self._tell(PUT_BACK, player, held)
+        if held >= 0 and self._move_held(player, held, slot):
+            return
         card = game.stock_top(player, slot)
         if card < 0:
             self._tell(REFUSED, player, NO_CARD)
             return
-        if game.options.quick == "on":
-            pile = self._only_fit(card)
-            if pile < 0 and not self._fits_any(card):
-                pile = self._raced_pile(player, card, t)
-            if pile >= 0:
-                self._quick_at[player] = t
-                self._land(player, slot, pile, t, tie)
-                return
+        if game.options.quick == "on" and self._quick_play(player, slot, card):
+            return
         self.hand[player] = slot
         self._tell(PICKED, player, slot)
+
+    def _move_held(self, player, held, slot):
+        """The card in hand goes into ``slot`` if it may (True), else back to its own."""
+        self.hand[player] = -1
+        action = move(player, held, slot)
+        if self.game.is_legal(action):
+            self._apply(action, self._t)
+            self._tell(MOVED, player, slot)
+            return True
+        self._tell(PUT_BACK, player, held)
+        return False
+
+    def _quick_play(self, player, slot, card):
+        """With ``quick=on``: a card that fits one pile (or lost its race for one) goes
+        there at once (True)."""
+        pile = self._only_fit(card)
+        if pile < 0 and not self._fits_any(card):
+            pile = self._raced_pile(player, card, self._t)
+        if pile < 0:
+            return False
+        self._quick_at[player] = self._t
+        self._land(player, slot, pile)
+        return True
 
     def _fits_any(self, card):
         for pile in range(self.game.pile_count()):
@@ -373,62 +382,74 @@ class Controls:
 
     # -- the pile buttons ---------------------------------------------------
 
-    def _place(self, player, pile, t, tie):
-        slot = self.hand[player]
-        if slot < 0:
-            self._tell(REFUSED, player, NO_CARD_IN_HAND)
-            return
-        self._land(player, slot, pile, t, tie)
+    def _pile_press(self, player, key, quick_at):
+        pile = self.pile_of(player, key)
+        phase = self.game.phase
+        if phase == PHASE_PLAY:
+            if self.hand[player] >= 0:
+                self._land(player, self.hand[player], pile)
+            elif not self._follows_quick_play(quick_at, self._t):
+                self._tell(REFUSED, player, NO_CARD_IN_HAND)
+        elif phase == PHASE_SLAP:
+            self._slap(player, pile)
+        else:
+            self._late_slap(player, pile)
 
-    def _land(self, player, slot, pile, t, tie):
-        game = self.game
-        cards = game.middle[pile]
-        top = cards[-1] if cards else -1  # ``game.top``, inlined: a card lands every press
-        try:
-            self._apply(play(player, slot, pile), t)
-        except IllegalActionError as refusal:
-            card = game.stock_top(player, slot)  # a refusal changes nothing
-            if refusal.reason == NO_FIT and self._lost_race(player, card, pile, t, tie):
-                self.hand[player] = -1
-                self._tell(LOST_RACE, player, pile)
-            else:
-                self._tell(REFUSED, player, refusal.reason)
+    def _land(self, player, slot, pile):
+        top = self.game.top(pile)
+        if not self.game.play_if_allowed(play(player, slot, pile)):
+            self._not_landed(player, slot, pile)
             return
+        self._applied(PHASE_PLAY, self._t)  # only a play in play is allowed
         self.hand[player] = -1
         self._landed_by[pile] = player
-        self._landed_at[pile] = t
+        self._landed_at[pile] = self._t
         self._covered[pile] = top
         self._tell(PLAYED, player, pile)
 
-    def _lost_race(self, player, card, pile, t, tie):
+    def _not_landed(self, player, slot, pile):
+        """A card refused by its pile: a lost race when the other player's card took
+        the top it fitted, else the reason (nothing changed either way)."""
+        reason = self._refusal(player, slot, pile)
+        card = self.game.stock_top(player, slot)
+        if reason == NO_FIT and self._lost_race(player, card, pile):
+            self.hand[player] = -1
+            self._tell(LOST_RACE, player, pile)
+        else:
+            self._tell(REFUSED, player, reason)
+
+    def _refusal(self, player, slot, pile):
+        return self.game.play_refusal(play(player, slot, pile))
+
+    def _lost_race(self, player, card, pile):
         other = self._landed_by[pile]
         if other != 1 - player or not adjacent(card, self._covered[pile]):
             return False
-        margin = ticks_diff(t, self._landed_at[pile])
+        margin = ticks_diff(self._t, self._landed_at[pile])
         if margin > self.race_window_us:
             return False
-        self.contest.set(other, margin, tie)
+        self.contest.set(other, margin, self._tie)
         return True
 
-    def _slap(self, player, pile, t):
+    def _slap(self, player, pile):
         try:
-            self._apply(slap(player, pile), t)
+            self._apply(slap(player, pile), self._t)
         except IllegalActionError as refusal:
             self._tell(REFUSED, player, refusal.reason)
             return
         self._slapper = player
-        self._slapped_at = t
+        self._slapped_at = self._t
         self.contest.clear()
         self._tell(SLAPPED, player, pile)
 
-    def _late_slap(self, player, pile, t, tie):
+    def _late_slap(self, player, pile):
         """The loser's slap, after the winner's ended the round: its margin."""
         if self._slapper != 1 - player:
             return
-        margin = ticks_diff(t, self._slapped_at)
+        margin = ticks_diff(self._t, self._slapped_at)
         self._slapper = -1
         if margin <= self.slap_window_us:
-            self.contest.set(1 - player, margin, tie)
+            self.contest.set(1 - player, margin, self._tie)
             self._tell(SLAP_MARGIN, player, pile)
 
     # -- spit -----------------------------------------------------------------
@@ -461,9 +482,14 @@ class Controls:
     def _apply(self, action, t):
         """Apply an action (raising, with nothing changed, if it is refused) and keep
         the timers and hands in step with the phase it leads to."""
+        phase = self.game.phase
+        self.game.apply(action)
+        self._applied(phase, t)
+
+    def _applied(self, phase, t):
+        """After an action pressed at ``t`` in ``phase``: its time, and the timers and
+        hands in step with the phase it led to."""
         game = self.game
-        phase = game.phase
-        game.apply(action)
         self.times.append(t)
         if game.phase != phase:
             self._since = t

@@ -78,13 +78,18 @@ class Reactions:
         """After an action applied at ``t``: start the clock of each player who can
         now play, stop (without a record) that of each who cannot."""
         playing = game.phase == PHASE_PLAY
-        for player in (0, 1):
-            if not self.people[player]:
-                continue  # a CPU seat is not timed: no need to ask the rules
-            if playing and game.can_play(player):
-                self.start(player, t)
-            else:
-                self._running[player] = False
+        # Each player in a call of its own: a loop would take the frame past 11
+        # words, and MicroPython would allocate it at every action (``host_sim.frames``).
+        self._look(game, 0, t, playing)
+        self._look(game, 1, t, playing)
+
+    def _look(self, game, player, t, playing):
+        if not self.people[player]:
+            return  # a CPU seat is not timed: no need to ask the rules
+        if playing and game.can_play(player):
+            self.start(player, t)
+        else:
+            self._running[player] = False
 
     def start(self, player, t):
         """A card became playable for ``player`` at ``t``; a running clock keeps its start."""

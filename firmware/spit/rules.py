@@ -333,15 +333,16 @@ class Game:
             return self.dig_move(player) >= 0
         # Without stacking a dig needs a gap and a pile with a hidden card.
         up = self.face_up[player]
-        gap = buried = False
-        slot = 0
-        for cards in self.stock[player]:
-            if not cards:
-                gap = True
-            elif len(cards) > up[slot]:
-                buried = True
-            slot += 1  # noqa: SIM113 (enumerate() allocates on MicroPython)
-        return gap and buried
+        stock = self.stock[player]
+        found = 0  # bit 0: a gap, bit 1: a hidden card
+        slot = self.slots
+        while slot:  # no iterator: it would take four more words of the frame
+            slot -= 1
+            if not stock[slot]:
+                found |= 1
+            elif len(stock[slot]) > up[slot]:
+                found |= 2
+        return found == 3
 
     def spitters(self):
         """The players who would turn a card at the next spit."""
@@ -375,22 +376,9 @@ class Game:
         first = (action >> 4) & 15
         last = action & 15
         if kind == PLAY:
-            # Inline: the commonest action, checked on every play.
-            if first >= self.slots:
-                self._check_slot(first)
-            if last > 1:
-                self._check_pile_number(last)
-            if self.phase != PHASE_PLAY:
-                raise IllegalActionError(NOT_NOW)
-            middle = self.middle
-            if last >= len(middle):
-                raise IllegalActionError(NO_PILE)
-            cards = self.stock[player][first]
-            if not cards:
-                raise IllegalActionError(NO_CARD)
-            pile = middle[last]
-            if not (pile and FITS[pile[-1]] >> cards[-1] % _RANKS & 1):
-                raise IllegalActionError(NO_FIT)
+            reason = self.play_refusal(action)
+            if reason is not None:
+                raise IllegalActionError(reason)
         elif kind == MOVE:
             self._check_slot(first)
             self._check_slot(last)
@@ -413,6 +401,29 @@ class Game:
             self._require(self.may_slap(player), WINNER_PICKS)
         else:
             raise InvalidActionError("unknown action %d" % action)
+
+    def play_refusal(self, action):
+        """Why a play is refused now, as the player is told, or None if it is allowed;
+        ``InvalidActionError`` if it names no slot or pile. A card that does not fit
+        is the commonest refusal, and telling it raises nothing."""
+        player = (action >> 8) & 1
+        first = (action >> 4) & 15
+        last = action & 15
+        if first >= self.slots:
+            self._check_slot(first)
+        if last > 1:
+            self._check_pile_number(last)
+        if self.phase != PHASE_PLAY:
+            return NOT_NOW
+        if last >= len(self.middle):
+            return NO_PILE
+        cards = self.stock[player][first]
+        if not cards:
+            return NO_CARD
+        pile = self.middle[last]
+        if not (pile and FITS[pile[-1]] >> cards[-1] % _RANKS & 1):
+            return NO_FIT
+        return None
 
     def is_legal(self, action):
         try:
@@ -455,57 +466,61 @@ class Game:
         """Check the action (raising, with nothing changed, if it is refused), then
         apply it and move the game on: a cleared stock or a stall ends the round,
         a finished round lays out the next one or ends the game."""
-        kind = action >> 9
-        if kind == PLAY:
-            if not self._play(action):
-                self.check(action)  # raises: ``_play`` applies every play it allows
+        if action >> 9 == PLAY:
+            if not self.play_if_allowed(action):
+                self.check(action)  # raises: every play allowed has been made
             return
         self.check(action)
+        kind = action >> 9
         player = (action >> 8) & 1
         if kind == MOVE:
-            to_slot = action & 15
-            self.stock[player][to_slot].append(self._take_top(player, (action >> 4) & 15))
-            self.face_up[player][to_slot] += 1
+            self._move(player, (action >> 4) & 15, action & 15)
         elif kind == SPIT:
             self._spit()
         self.history.append(action)
         if kind == SLAP:
             self.slaps += 1
             self._settle_slap(player, action & 15)
-        elif not (self.pack[0] or self.pack[1]) and self.is_stuck():
-            self.cleared = -1
-            self.phase = PHASE_SLAP
+        else:
+            self._note_stall()
 
-    # -- inside -------------------------------------------------------------
-
-    def _play(self, action):
-        """Apply a play in one go if it is allowed (the commonest action, timed on
-        every press); False, with nothing changed, to leave it to ``check()``."""
+    def play_if_allowed(self, action):
+        """Make a play if it is allowed now (True), else change nothing (False): the
+        commonest action, made on every press, with no exception to raise."""
         player = (action >> 8) & 1
         first = (action >> 4) & 15
         last = action & 15
-        stock = self.stock[player]
-        middle = self.middle
-        if self.phase != PHASE_PLAY or first >= len(stock) or last >= len(middle):
+        if self.phase != PHASE_PLAY or first >= self.slots or last >= len(self.middle):
             return False
-        cards = stock[first]
-        pile = middle[last]
+        cards = self.stock[player][first]
+        pile = self.middle[last]
         if not (cards and pile and FITS[pile[-1]] >> cards[-1] % _RANKS & 1):
             return False
         pile.append(cards.pop())
-        up = self.face_up[player]
-        left = up[first] - 1
-        up[first] = 1 if left == 0 and cards else left
+        self._uncover(player, first)
         self.plays += 1
         self.history.append(action)
-        for cards in stock:
-            if cards:
-                if not (self.pack[0] or self.pack[1]) and self.is_stuck():
-                    self.cleared = -1
-                    self.phase = PHASE_SLAP
-                return True
-        self._cleared(player)
+        if self.stock_count(player):
+            self._note_stall()
+        else:
+            self._cleared(player)
         return True
+
+    # -- inside -------------------------------------------------------------
+
+    # Few locals in the functions an action runs through: on MicroPython a function
+    # with more than 11 words of locals and stack gets its frame from the heap at every
+    # call (``host_sim.frames``).
+
+    def _note_stall(self):
+        """With nothing left to spit and nobody able to move, the round ends in a stall."""
+        if not (self.pack[0] or self.pack[1]) and self.is_stuck():
+            self.cleared = -1
+            self.phase = PHASE_SLAP
+
+    def _move(self, player, slot, to_slot):
+        self.stock[player][to_slot].append(self._take_top(player, slot))
+        self.face_up[player][to_slot] += 1
 
     def _require(self, condition, reason):
         if not condition:
@@ -534,13 +549,16 @@ class Game:
         return -1
 
     def _take_top(self, player, slot):
-        cards = self.stock[player][slot]
-        card = cards.pop()
+        card = self.stock[player][slot].pop()
+        self._uncover(player, slot)
+        return card
+
+    def _uncover(self, player, slot):
+        """A card left the slot: one fewer face up, and the next turns up if none is."""
         up = self.face_up[player]
         up[slot] -= 1
-        if up[slot] == 0 and cards:
+        if up[slot] == 0 and self.stock[player][slot]:
             up[slot] = 1
-        return card
 
     def _next_spitter(self):
         player = self.spit_turn

@@ -142,9 +142,13 @@ class Table:
         self._seen[cpu.seat] = -1
         if action == SPIT_ACTION and not cpu.wants_spit(self.game):
             return True  # the table moved on since the CPU reached for SPIT: no call
-        for key in self.controls.presses_for(cpu.seat, action) or ():
-            self.arbiter.add(button_id(cpu.seat, key), now)
+        self._press(cpu.seat, action, now)
         return True
+
+    def _press(self, seat, action, now):
+        """Press the buttons that make ``action`` for ``seat``, all at ``now``."""
+        for key in self.controls.presses_for(seat, action) or ():
+            self.arbiter.add(button_id(seat, key), now)
 
     def _wants_look(self, cpu):
         """Whether ``cpu`` has a look to go on with, or the table changed since its last."""

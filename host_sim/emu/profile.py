@@ -2,13 +2,13 @@
 
 ``profile_pass(pico)`` boots the device as ``main.py`` does (``boot()``: the real
 display on SPI0 at 62.5 MHz, the PIO capture, the buzzer, the saved data), starts a
-CPU-against-CPU match (both seats at ``lightning``) and runs ``Handheld.step`` pass after
-pass, as the main loop does: the match's ready screen and countdown, a whole round, the
-round result, the next ready screen and countdown, and ``_TAIL_PASSES`` passes of the
-next round's play. Each pass is timed with ``ticks_us`` on the chip; the game clock
-handed to ``step`` runs ahead of the chip's by ``_SKIP_US`` a pass, so a whole round
-plays in a few emulated seconds (more happens per pass, never less: the figures err on
-the slow side).
+CPU-against-CPU match (both seats at ``lightning``) and runs ``Handheld.run_pass`` pass
+after pass, as the device's loop (``Handheld.run``) does: the match's ready screen and
+countdown, a whole round, the round result, the next ready screen and countdown, and
+``_TAIL_PASSES`` passes of the next round's play. Each pass is timed with ``ticks_us`` on
+the chip; the game clock handed to ``run_pass`` runs ahead of the chip's by ``_SKIP_US``
+a pass, so a whole round plays in a few emulated seconds (more happens per pass, never
+less: the figures err on the slow side).
 
 With ``stages=True`` every stage's functions are wrapped and their time is booked to
 the innermost stage running (exclusive times; the rest of the pass, the game flow
@@ -56,6 +56,10 @@ _MAX_PASSES = 1_500
 _PROGRAM = """
 import gc, time
 from array import array
+
+# First, while the heap is empty: once the firmware is loaded it has no 3 KB in one piece.
+PLAY_TIMES = array("H", bytes(2 * %(max_passes)d))
+
 from device import boot
 from drivers.debounce import Debouncer
 from drivers.display import Display
@@ -130,7 +134,7 @@ def timed_fill(display, colour):
 
 
 def run(with_stages, level, rounds, max_passes, skip_us, regions):
-    play_times = array("H", bytes(2 * max_passes))  # before boot() fragments the heap
+    play_times = PLAY_TIMES
     if with_stages:
         hook(Debouncer, ("update",), "debounce")
         hook(Arbiter, ("commit_due", "add"), "arbiter")
@@ -179,7 +183,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
             spent[i] = 0
         before = gc.mem_alloc()
         start = time.ticks_us()
-        handheld.step(now)
+        handheld.run_pass(now)
         took = time.ticks_diff(time.ticks_us(), start)
         after = gc.mem_alloc()
         now = time.ticks_add(now, took + skip_us)
@@ -245,7 +249,7 @@ def run(level, span_us):
     start = time.ticks_us()
     print("ready")
     while time.ticks_diff(time.ticks_us(), start) < span_us:
-        handheld.step(time.ticks_us())
+        handheld.run_pass(time.ticks_us())
     print(repr(commits))
 """
 P1_SPIT = 7
@@ -301,7 +305,7 @@ def press_to_commit(pico, level=_LEVEL):
 def profile_files():
     """The firmware as .mpy, without ``main.py``, so that the loop does not start at boot
     and ``device.boot()`` can be imported, with the two runs above as modules."""
-    program = _PROGRAM % {"stages": STAGES, "tail": _TAIL_PASSES}
+    program = _PROGRAM % {"stages": STAGES, "tail": _TAIL_PASSES, "max_passes": _MAX_PASSES}
     extra = {"loop_run.mpy": compiled("loop_run", program)}
     extra["press_run.mpy"] = compiled("press_run", _PRESSES)
     return board_files(main=False, extra=extra)
@@ -312,6 +316,8 @@ def profile_pass(pico, stages, level=_LEVEL, rounds=_ROUNDS, max_passes=_MAX_PAS
     ``stage_us`` (total per stage), ``worst_pass`` (the slowest pass by stage) and
     ``stage_max_us``. ``regions`` sets the renderer's ``regions_per_call`` (None: as
     ``boot()`` leaves it)."""
+    if max_passes > _MAX_PASSES:
+        raise ValueError("at most %d passes" % _MAX_PASSES)
     args = (stages, level, rounds, max_passes, _SKIP_US, regions)
     code = "from loop_run import run\nrun(%r, %r, %d, %d, %d, %r)\n" % args
     out = pico.exec(code, within_us=120_000_000)

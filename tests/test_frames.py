@@ -1,0 +1,161 @@
+"""Frames on the heap: ``host_sim.frames`` reads each function's state size from
+``mpy-cross``'s output; the emulated Pico confirms which of them MicroPython allocates;
+the functions of every pass and of every press fit on the C stack."""
+
+import pytest
+
+from host_sim.emu.board import BOOT_US, EmulatedPico, firmware_paths
+from host_sim.emu.fs_image import board_files, compiled
+from host_sim.frames import firmware_frames, frames
+
+# Each function reports the bytes allocated when its body begins: more than its
+# caller saw just before the call if and only if its frame came from the heap.
+_SHAPES = """
+import gc
+
+
+def eleven_words():
+    a = b = c = d = e = f = g = h = i = gc.mem_alloc()
+    return a
+
+
+def twelve_words():
+    a = b = c = d = e = f = g = h = i = j = gc.mem_alloc()
+    return a
+
+
+def a_try(x):
+    try:
+        return gc.mem_alloc()
+    except ValueError:
+        return x
+
+
+def a_try_and_locals(x, y, z):
+    try:
+        return gc.mem_alloc()
+    except ValueError:
+        return x + y + z
+
+
+def an_except_as(x):
+    try:
+        return gc.mem_alloc()
+    except ValueError as error:
+        return error
+
+
+def an_except_as_and_an_argument(x, y):
+    try:
+        return gc.mem_alloc()
+    except ValueError as error:
+        return (error, x, y)
+
+
+# Direct calls: a call through ``*args`` would allocate its arguments.
+before = gc.mem_alloc()
+print('eleven_words', eleven_words() > before)
+before = gc.mem_alloc()
+print('twelve_words', twelve_words() > before)
+before = gc.mem_alloc()
+print('a_try', a_try(1) > before)
+before = gc.mem_alloc()
+print('a_try_and_locals', a_try_and_locals(1, 2, 3) > before)
+before = gc.mem_alloc()
+print('an_except_as', an_except_as(1) > before)
+before = gc.mem_alloc()
+print('an_except_as_and_an_argument', an_except_as_and_an_argument(1, 2) > before)
+"""
+
+# The functions that run in every pass on the device.
+EVERY_PASS = {
+    "handheld.py": ["Handheld.run_pass"],
+    "drivers/debounce.py": ["Debouncer.update"],
+    "drivers/buzzer.py": ["Buzzer.update"],
+    "spit/pace.py": ["Pace.begin", "Pace.within", "Pace.turn", "Pace.spend"],
+    "spit/controller.py": [
+        "Controller.run",
+        "Controller._run_match",
+        "Controller._count_down",
+        "Controller._to_draw",
+        "Controller._note_still",
+        "Controller._draw",
+        "Controller._draw_match",
+    ],
+    "spit/session.py": ["Session.run"],
+    "spit/table.py": ["Table.run", "Table._run_cpus", "Table._act"],
+    "spit/arbiter.py": ["Arbiter.commit_due"],
+    "spit/controls.py": ["Controls.update"],
+}
+
+# The functions a press or an action runs through, from its edge to the rules.
+EVERY_PRESS = {
+    "drivers/debounce.py": ["Debouncer._on_edge", "Debouncer._rearm", "Debouncer._released"],
+    "spit/arbiter.py": [
+        "Arbiter.add",
+        "Arbiter._commit_next",
+        "Arbiter._winner",
+        "Arbiter._note_commit",
+        "Arbiter._remove",
+    ],
+    "spit/controls.py": [
+        "Controls.press",
+        "Controls._handle",
+        "Controls._tell",
+        "Controls._card",
+        "Controls._move_held",
+        "Controls._quick_play",
+        "Controls._only_fit",
+        "Controls._pile_press",
+        "Controls._land",
+        "Controls._not_landed",
+        "Controls._refusal",
+        "Controls._lost_race",
+        "Controls._apply",
+        "Controls._applied",
+    ],
+    "spit/rules.py": [
+        "Game.apply",
+        "Game.play_if_allowed",
+        "Game.play_refusal",
+        "Game._note_stall",
+        "Game._move",
+        "Game._uncover",
+        "Game.is_stuck",
+        "Game.can_play",
+        "Game._know",
+        "Game._can_dig",
+    ],
+    "spit/controller.py": ["Controller._on_event", "Controller._time_reactions"],
+    "spit/reactions.py": ["Reactions.look", "Reactions._look", "Reactions.played"],
+}
+
+
+def test_the_heap_frames_read_from_the_compiled_code_are_those_the_pico_allocates():
+    if firmware_paths() is None:
+        pytest.skip("no MicroPython UF2 / RP2040 boot ROM: emulated Pico skipped")
+    expected = {frame.name: frame.on_heap for frame in frames(_SHAPES, "shapes")}
+    files = board_files(main=False, extra={"shapes.mpy": compiled("shapes", _SHAPES)})
+    with EmulatedPico(files=files) as pico:
+        pico.run_us(BOOT_US)
+        out = pico.exec("import shapes\n")
+    measured = {}
+    for line in out.strip().splitlines():
+        name, flag = line.split()
+        measured[name] = flag == "True"
+    assert measured == {name: expected[name] for name in measured}
+    assert not measured["eleven_words"] and measured["twelve_words"]
+    assert not measured["a_try"] and measured["a_try_and_locals"]
+    assert measured["an_except_as"], "an except ... as keeps two try entries open"
+
+
+@pytest.mark.parametrize("functions", [EVERY_PASS, EVERY_PRESS], ids=["pass", "press"])
+def test_the_functions_of_every_pass_and_press_keep_their_frames_off_the_heap(functions):
+    on_heap = []
+    for source, names in functions.items():
+        found = {frame.name: frame for frame in firmware_frames(source)}
+        for name in names:
+            assert name in found, "%s has no %s" % (source, name)
+            if found[name].on_heap:
+                on_heap.append("%s: %r" % (source, found[name]))
+    assert on_heap == []
