@@ -47,9 +47,6 @@ def held_at_power_on(mask):
 def boot(clock=None, watchdog=None):
     """Build the device, stamping with ``clock`` (``time.ticks_us``); returns its
     ``Handheld``."""
-    # Loading the firmware leaves garbage between its code; collected first, the
-    # renderer's buffers and the capture's modules find room in one piece.
-    gc.collect()
     reserve_emergency_exception_buffer()  # before the capture registers hard IRQs
     clock = clock or time.ticks_us
     display = hardware_setup.display()  # first: it sets the clocks the PIO reads

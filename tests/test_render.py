@@ -665,6 +665,67 @@ def test_the_play_screen_draws_with_the_heap_locked_on_micropython(mpvm):
     assert [line.split()[0] for line in lines] == ["set", "pick", "banner"] * 2
 
 
+LOCKED_STATIC = (
+    SCREEN
+    + """
+import framebuf
+from spit.render import Renderer
+from spit.rules import RoundEnd
+
+screen = Screen()
+screen.record = False
+renderer = Renderer(screen, framebuf)
+renderer.regions_per_call = 1
+renderer.lock_heap = True
+called = [True, False]
+wins = [1, 0]
+cpus = (False, True)
+end = RoundEnd(0, 1, [3, 4], [0, 9], [20, 32])
+reactions = ["P1 612 ms, best 401, record 388"]
+screens = (
+    ("title", lambda: renderer.title("SPIT", 7)),
+    ("ready", lambda: renderer.ready("SPIT", called, cpus, "quick")),
+    ("countdown", lambda: renderer.countdown(3)),
+    ("result", lambda: renderer.round_result(end, "P2 by 1.00 ms", cpus, reactions)),
+    ("over", lambda: renderer.game_over(0, "out of cards", wins, cpus, 12)),
+    ("match", lambda: renderer.match_result(0, wins, cpus, reactions, 12)),
+)
+locked = [0, 0]  # rows of small text drawn, and those drawn with the heap locked
+text_row = Renderer._text_row
+
+
+def counted_row(self, player, text, x, y, ink, left, width):
+    locked[0] += 1
+    try:
+        bytearray(1)
+    except MemoryError:
+        locked[1] += 1
+    text_row(self, player, text, x, y, ink, left, width)
+
+
+Renderer._text_row = counted_row
+for name, draw in screens:
+    calls = 1
+    draw()
+    while renderer.busy:
+        draw()
+        calls += 1
+    print(name, calls, screen.bytes)
+print("locked", locked[0], locked[1])
+"""
+)
+
+
+def test_the_other_screens_draw_their_text_with_the_heap_locked_on_micropython(mpvm):
+    # Each row of small text is drawn with the heap locked on the device.
+    lines = printed_on_cpython(LOCKED_STATIC)
+    *drawn, (_, rows, locked) = [line.split() for line in mpvm(LOCKED_STATIC).splitlines()]
+    assert drawn == [line.split() for line in lines[:-1]], "the same screens as on CPython"
+    names = ["title", "ready", "countdown", "result", "over", "match"]
+    assert [name for name, _, _ in drawn] == names
+    assert int(rows) > 20 and locked == rows, "every row of small text drawn locked"
+
+
 STATIC_AGAIN = (
     SCREEN
     + """

@@ -35,9 +35,9 @@ generator that yields after each region. Either way the pixels come out as drawn
 whole.
 
 ``lock_heap`` (False by default; True on the device) locks MicroPython's heap while
-``play()`` runs: nothing there may allocate, and every function's frame goes on the C
-stack (``_locked``). The display's ``show`` and ``fill_rows`` must then allocate
-nothing either.
+``play()`` runs, and while the other screens draw a row of small text: nothing there may
+allocate, and every function's frame goes on the C stack (``_locked``, ``_HeapLock``).
+The display's ``show`` and ``fill_rows`` must then allocate nothing either.
 
 There is no frame buffer: one work buffer (8 KB) backs a few FrameBuffer
 views of fixed shapes, made once, so an incremental ``play()``, and each of
@@ -306,6 +306,26 @@ def _locked(draw, renderer, game, controls):
         heap_unlock()
 
 
+class _HeapLock:
+    """``with``: the heap locked inside when the renderer's ``lock_heap`` is set, as
+    ``_locked`` does for ``play()``; for the other screens' rows of small text, drawn
+    from generators that allocate between them (big text allocates as it spreads)."""
+
+    def __init__(self, renderer):
+        self.renderer = renderer
+        self.held = False
+
+    def __enter__(self):
+        if self.renderer.lock_heap:
+            heap_lock()
+            self.held = True
+
+    def __exit__(self, kind, value, trace):
+        if self.held:
+            self.held = False
+            heap_unlock()
+
+
 class Renderer:
     """Draws the screens onto ``display`` with the ``framebuf`` module given; see the
     module's docstring."""
@@ -389,6 +409,7 @@ class Renderer:
         # What is still to draw, and what this call may still draw.
         self.regions_per_call = 0
         self.lock_heap = False  # the device's: see ``_locked``
+        self._heap_locked = _HeapLock(self)
         self._asked_cpus = (False, False)  # ``play``'s ``cpus``, for ``_play``
         self._left = -1  # regions this call may still draw; below 0, any number
         self.busy = False  # the last call left something for the next ones
@@ -1342,7 +1363,8 @@ class Renderer:
             if _touches(x, end, left, width) or (
                 was is not None and _touches(was[2], was[2] + 8 * len(was[0]), left, width)
             ):
-                self._text_row(player, text, x, y, ink, left, width)
+                with self._heap_locked:
+                    self._text_row(player, text, x, y, ink, left, width)
                 yield
 
     def _both(self, text, y, ink, scale=1):

@@ -147,6 +147,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         Display.show = timed_show
         Display.fill = timed_fill
     Cpu.glance = timed_glance(Cpu.glance)
+    gc.collect()  # this program's imports left garbage that main.py's do not
     handheld = boot()
     if regions is not None:
         handheld.controller.renderer.regions_per_call = regions
@@ -242,6 +243,7 @@ def press(self, button, t, tie=False):
 
 def run(level, span_us):
     Controls.press = press
+    gc.collect()  # this program's imports left garbage that main.py's do not
     handheld = boot()
     handheld.saved.seats = ["person", level]
     handheld.controller.new_match(time.ticks_us())
