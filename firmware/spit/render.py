@@ -1451,7 +1451,9 @@ class Renderer:
                 "%s took %d, holds %d"
                 % (_name(player, cpu_seats), end.took[player], end.held[player])
             )
-        yield from self._rows(rows + list(reactions))
+        rows += reactions
+        yield  # making the texts was this call's share: they allocate, on a full heap
+        yield from self._rows(rows)
 
     def game_over(self, winner, reason, games, cpu_seats=(False, False), seed=-1):
         """A game won: the winner, why (``Outcome.reason``), games won by each player,

@@ -69,6 +69,7 @@ class Table:
         game = self.game
         if game.phase == PHASE_DEALING:
             game.deal()
+            self.pace.spend()  # nothing else that can wait goes in this pass
             return
         arbiter = self.arbiter
         # The earliest due press every pass; more while the pass is early (each can
