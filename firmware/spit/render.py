@@ -147,7 +147,6 @@ _SLOTS_MAX = const(5)  # the most stock slots a layout has: the keys and regions
 _LINE_CHARS = const(40)  # a row of 8x8 text across the screen
 _LINE_BYTES = const(_LINE_CHARS * 8)  # that row as a 1-bit bitmap
 _NO_BITS = bytes(_LINE_BYTES)
-_NO_ROW_BITS = bytes(WIDTH // 8)
 # Drawing a region a call (``regions_per_call``), each region stays short on the RP2040
 # with its SPI: a clear goes out 2 rows at a time (1.3 KB), or at once where DMA sends
 # it, a row of text an eighth of a row at a time (player 2's turned too), big text a
@@ -386,9 +385,6 @@ class Renderer:
         self._mono = bytearray(_LINE_BYTES)
         self._mono_fb = framebuf.FrameBuffer(self._mono, WIDTH, 8, framebuf.MONO_HLSB)
         # A glyph row of big text, its bits spread wide (``_big``), and their tables.
-        self._big_bits = bytearray(WIDTH // 8)
-        self._big_row = framebuf.FrameBuffer(self._big_bits, WIDTH, 1, framebuf.MONO_HLSB)
-        self._spreads = {}
         self._labels = {}
         for label in _DIGITS + NAMES + ("CPU", "pack"):
             self._label(label)
@@ -659,43 +655,33 @@ class Renderer:
             x += 8
             place //= 10
 
-    def _spread(self, scale):
-        """The table of ``_big``: each 4-bit value with every bit repeated ``scale``
-        times, made on a scale's first use."""
-        ones = (1 << scale) - 1
-        table = []
-        for nibble in range(16):
-            value = 0
-            for bit in (8, 4, 2, 1):
-                value = value << scale | (ones if nibble & bit else 0)
-            table.append(value)
-        self._spreads[scale] = table
-
     def _big(self, text, x, scale, ink, first, last):
         """Glyph rows ``first`` to ``last - 1`` of 8x8 text magnified ``scale`` times,
-        upright, ``x`` from the window's left (static screens only). Each glyph row's
-        bits are spread ``scale`` times wider into a 1-bit row (a table look-up and a
-        copy a character), which is blitted onto ``scale`` rows of pixels."""
+        upright, ``x`` from the window's left (static screens only): each run of set
+        bits in a glyph row is one rectangle, ``scale`` pixels high, painted in C."""
         mono = self._mono
         mono[:] = _NO_BITS  # a copy in C: filling a 1-bit FrameBuffer goes pixel by pixel
         self._mono_fb.text(text, 0, 0, 1)
-        spread = self._spreads[scale]
-        shift = 4 * scale
-        bits = self._big_bits
-        row_fb = self._big_row
-        palette = self._palettes[ink]
-        key = ink ^ 0xFFFF
+        fb = self._fb
         for row in range(first, last):
-            bits[:] = _NO_ROW_BITS
             base = row * _LINE_CHARS
+            top = (row - first) * scale
+            left = x
             for i in range(len(text)):
                 byte = mono[base + i]
-                if byte:
-                    wide = spread[byte >> 4] << shift | spread[byte & 15]
-                    bits[i * scale : (i + 1) * scale] = wide.to_bytes(scale, "big")
-            top = (row - first) * scale
-            for line in range(top, top + scale):
-                self._fb.blit(row_fb, x, line, key, palette)
+                bit = 0
+                while byte:  # the bits left of the glyph row, the leftmost at 0x80
+                    run = 0
+                    while byte & 0x80:
+                        run += 1
+                        byte = byte << 1 & 0xFF
+                    if run:
+                        fb.fill_rect(left + bit * scale, top, run * scale, scale, ink)
+                        bit += run
+                    else:
+                        byte <<= 1
+                        bit += 1
+                left += 8 * scale
 
     # -- cards --------------------------------------------------------------------
 
@@ -1333,9 +1319,6 @@ class Renderer:
         if scale == 1:
             yield from self._pieces(player, text, x, y, ink)
             return
-        if scale not in self._spreads:
-            self._spread(scale)
-            yield
         window = 8 * max(len(text), chars) * scale
         wx = (WIDTH - window) // 2
         rows = 1 if self.regions_per_call else 8  # glyph rows a window

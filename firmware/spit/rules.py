@@ -500,11 +500,17 @@ class Game:
         self._uncover(player, first)
         self.plays += 1
         self.history.append(action)
-        if self.stock_count(player):
-            self._note_stall()
-        else:
+        if not self._has_stock(player):
             self._cleared(player)
+        elif not (self.pack[0] or self.pack[1]):  # most plays: a stall needs empty packs
+            self._note_stall()
         return True
+
+    def _has_stock(self, player):
+        for cards in self.stock[player]:  # noqa: SIM110 (any() takes a generator: it allocates)
+            if cards:
+                return True
+        return False
 
     # -- inside -------------------------------------------------------------
 
