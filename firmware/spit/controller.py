@@ -171,6 +171,8 @@ class Controller:
             self.on_break()
             return
         self._now = now
+        if self._answer:
+            self.pace.spend()  # the new screen's first calls are this pass's work
         if held & _SPITS or self._held_since[0] >= 0 or self._held_since[1] >= 0:
             self._note_holds(now, held)
         mode = self.mode
