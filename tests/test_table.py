@@ -227,6 +227,24 @@ def test_a_late_pass_commits_one_press_and_the_clocks_wait_for_a_pass_without_on
     assert game.spits == 1, "then the clocks run on"
 
 
+def test_a_cpu_seat_waits_to_glance_while_a_press_is_about_to_be_due():
+    from spit.pace import Pace
+
+    clock = [0]
+    pace = Pace(lambda: clock[0])
+    game = Game(3)
+    table = Table(game, cpus=(None, Cpu(1, "lightning")), pace=pace)
+    table.touch(keys.button_id(0, keys.C1), 0)  # due at 1 ms: after the pass's glance
+    pace.begin()
+    table._run_cpus(0)
+    assert table._seen[1] == -1, "no glance: the pass ends sooner"
+    clock[0] = 5_000
+    table.arbiter.commit_due(5_000, table.controls.press)
+    pace.begin()
+    table._run_cpus(5_000)
+    assert table._seen[1] == len(game.history), "the seat glances once the press is in"
+
+
 @pytest.mark.parametrize("level", LEVEL_NAMES)
 def test_the_cpu_calls_spit_only_when_nobody_can_move(level):
     # A person opens the round at a random moment; the CPU's own call may be on its way.

@@ -64,7 +64,7 @@ from array import array
 from micropython import const
 
 from spit.keys import PLAYER_SHIFT
-from spit.ticks import ticks_diff
+from spit.ticks import ticks_add, ticks_diff
 
 SETTLE_US = const(1000)
 TIE_US = const(100)
@@ -129,6 +129,12 @@ class Arbiter:
     def due(self, now):
         """Whether a press older than the settle window at ``now`` is still pending."""
         return self._count > 0 and ticks_diff(now, self._times[0]) >= self.settle_us
+
+    def due_by(self, clock, within_us):
+        """Whether a press will be due within ``within_us`` of ``clock()`` (ticks_us):
+        work that can wait leaves the pass to end sooner. False without a clock (the
+        tests, the simulator's stepped time)."""
+        return clock is not None and self.due(ticks_add(clock(), within_us))
 
     def flush(self, consumer, contested=None):
         """Commit every pending press in order, due or not (end of a round, tests)."""

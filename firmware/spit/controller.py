@@ -98,6 +98,9 @@ BREAK_WAIT_US = const(100_000)
 # A piece of drawing (about 1 ms on the Pico) starts only this early in a pass, in its
 # turn (``spit.pace``).
 _DRAW_BEFORE_US = const(1_000)
+# Nor when a press will be due before this long, about the longest piece: the pass ends
+# sooner, and the next commits the press.
+_DRAW_US = const(1_500)
 # Both SPIT buttons' bits in the pressed mask (player 1's SPIT is button 7, player 2's 15).
 _SPITS = const(1 << 7 | 1 << 15)
 # The calibration histogram: bins of 10 µs, the last holding everything from 90 µs.
@@ -192,7 +195,13 @@ class Controller:
         if (
             self.renderer is not None
             and self._to_draw()
-            and (self._answer or self.pace.turn(DRAW, _DRAW_BEFORE_US))
+            and (
+                self._answer
+                or (
+                    not self.arbiter.due_by(self.pace.clock, _DRAW_US)
+                    and self.pace.turn(DRAW, _DRAW_BEFORE_US)
+                )
+            )
         ):
             if self._answer:
                 self._answer = False

@@ -28,6 +28,7 @@ _FAR_MS = const(60_000)  # a settled table with no action planned looks again th
 # A CPU seat's press or glance (up to about 1 ms on the Pico) starts only this early in
 # a pass, in its turn (``spit.pace``); a look is a few glances, over one pass or several.
 _GLANCE_BEFORE_US = const(700)
+_GLANCE_US = const(1_000)  # about the longest glance
 # Another due press is committed in the same pass while the pass is this early: a
 # card picked up costs about 0.3 ms on the Pico, a card played 1.5-3 ms, and a CPU
 # seat presses two or three buttons at once.
@@ -111,6 +112,8 @@ class Table:
         ):
             self._settle()
             return
+        if self.arbiter.due_by(self.pace.clock, _GLANCE_US):
+            return  # a press will be due before a glance would end: the pass ends sooner
         if not self.pace.turn(GLANCE, _GLANCE_BEFORE_US):
             return
         if self._act(first, now) or self._act(second, now):
