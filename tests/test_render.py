@@ -690,20 +690,31 @@ screens = (
     ("over", lambda: renderer.game_over(0, "out of cards", wins, cpus, 12)),
     ("match", lambda: renderer.match_result(0, wins, cpus, reactions, 12)),
 )
-locked = [0, 0]  # rows of small text drawn, and those drawn with the heap locked
+locked = [0, 0]  # pieces of text drawn, and those drawn with the heap locked
 text_row = Renderer._text_row
+big = Renderer._big
 
 
-def counted_row(self, player, text, x, y, ink, left, width):
+def count():
     locked[0] += 1
     try:
         bytearray(1)
     except MemoryError:
         locked[1] += 1
+
+
+def counted_row(self, player, text, x, y, ink, left, width):
+    count()
     text_row(self, player, text, x, y, ink, left, width)
 
 
+def counted_big(self, chars, x, scale, ink, first, last):
+    count()
+    big(self, chars, x, scale, ink, first, last)
+
+
 Renderer._text_row = counted_row
+Renderer._big = counted_big
 for name, draw in screens:
     calls = 1
     draw()
@@ -717,13 +728,13 @@ print("locked", locked[0], locked[1])
 
 
 def test_the_other_screens_draw_their_text_with_the_heap_locked_on_micropython(mpvm):
-    # Each row of small text is drawn with the heap locked on the device.
+    # Each piece of text, small or big, is drawn with the heap locked on the device.
     lines = printed_on_cpython(LOCKED_STATIC)
     *drawn, (_, rows, locked) = [line.split() for line in mpvm(LOCKED_STATIC).splitlines()]
     assert drawn == [line.split() for line in lines[:-1]], "the same screens as on CPython"
     names = ["title", "ready", "countdown", "result", "over", "match"]
     assert [name for name, _, _ in drawn] == names
-    assert int(rows) > 20 and locked == rows, "every row of small text drawn locked"
+    assert int(rows) > 40 and locked == rows, "every piece of text drawn locked"
 
 
 STATIC_AGAIN = (

@@ -35,7 +35,7 @@ generator that yields after each region. Either way the pixels come out as drawn
 whole.
 
 ``lock_heap`` (False by default; True on the device) locks MicroPython's heap while
-``play()`` runs, and while the other screens draw a row of small text: nothing there may
+``play()`` runs, and while the other screens draw a piece of text: nothing there may
 allocate, and every function's frame goes on the C stack (``_locked``, ``_HeapLock``).
 The display's ``show`` and ``fill_rows`` must then allocate nothing either.
 
@@ -307,8 +307,8 @@ def _locked(draw, renderer, game, controls):
 
 class _HeapLock:
     """``with``: the heap locked inside when the renderer's ``lock_heap`` is set, as
-    ``_locked`` does for ``play()``; for the other screens' rows of small text, drawn
-    from generators that allocate between them (big text allocates as it spreads)."""
+    ``_locked`` does for ``play()``; for the other screens' pieces of text, drawn from
+    generators that allocate between them."""
 
     def __init__(self, renderer):
         self.renderer = renderer
@@ -655,19 +655,23 @@ class Renderer:
             x += 8
             place //= 10
 
-    def _big(self, text, x, scale, ink, first, last):
-        """Glyph rows ``first`` to ``last - 1`` of 8x8 text magnified ``scale`` times,
-        upright, ``x`` from the window's left (static screens only): each run of set
-        bits in a glyph row is one rectangle, ``scale`` pixels high, painted in C."""
-        mono = self._mono
-        mono[:] = _NO_BITS  # a copy in C: filling a 1-bit FrameBuffer goes pixel by pixel
+    def _glyphs(self, text):
+        """The 8x8 glyphs of ``text`` side by side in the 1-bit row ``_big`` paints from."""
+        self._mono[:] = _NO_BITS  # a copy in C: filling a 1-bit FrameBuffer goes pixel by pixel
         self._mono_fb.text(text, 0, 0, 1)
+
+    def _big(self, chars, x, scale, ink, first, last):
+        """Glyph rows ``first`` to ``last - 1`` of the ``chars`` characters ``_glyphs``
+        laid out, magnified ``scale`` times, upright, ``x`` from the window's left (static
+        screens only): each run of set bits in a glyph row is one rectangle, ``scale``
+        pixels high, painted in C."""
+        mono = self._mono
         fb = self._fb
         for row in range(first, last):
             base = row * _LINE_CHARS
             top = (row - first) * scale
             left = x
-            for i in range(len(text)):
+            for i in range(chars):
                 byte = mono[base + i]
                 bit = 0
                 while byte:  # the bits left of the glyph row, the leftmost at 0x80
@@ -1323,12 +1327,14 @@ class Renderer:
         wx = (WIDTH - window) // 2
         rows = 1 if self.regions_per_call else 8  # glyph rows a window
         view = self._view(window, rows * scale)
+        self._glyphs(text)
         for first in range(0, 8, rows):
-            self._begin(view, wx, y + first * scale, False, FELT)
-            self._big(text, x - wx, scale, ink, first, first + rows)
-            if player == 1:
-                self._turn_window()
-            self._end()
+            with self._heap_locked:
+                self._begin(view, wx, y + first * scale, False, FELT)
+                self._big(len(text), x - wx, scale, ink, first, first + rows)
+                if player == 1:
+                    self._turn_window()
+                self._end()
             yield
 
     def _pieces(self, player, text, x, y, ink):
