@@ -612,20 +612,27 @@ def test_an_incremental_frame_allocates_nothing_on_micropython(mpvm):
     assert all(int(line.split()[1]) > 0 for line in out if line)
 
 
-LOCKED_PLAY = (
+# A renderer as the device has it: a region a call, the heap locked where it draws.
+LOCKED_RENDERER = (
     SCREEN
     + """
 import framebuf
-from spit.controls import Controls
-from spit.options import Options
 from spit.render import Renderer
-from spit.rules import Game, PLAY, SPIT_ACTION
 
 screen = Screen()
 screen.record = False
 renderer = Renderer(screen, framebuf)
 renderer.regions_per_call = 1
 renderer.lock_heap = True
+"""
+)
+
+LOCKED_PLAY = (
+    LOCKED_RENDERER
+    + """
+from spit.controls import Controls
+from spit.options import Options
+from spit.rules import Game, PLAY, SPIT_ACTION
 
 
 def frame(game, controls):
@@ -666,17 +673,10 @@ def test_the_play_screen_draws_with_the_heap_locked_on_micropython(mpvm):
 
 
 LOCKED_STATIC = (
-    SCREEN
+    LOCKED_RENDERER
     + """
-import framebuf
-from spit.render import Renderer
 from spit.rules import RoundEnd
 
-screen = Screen()
-screen.record = False
-renderer = Renderer(screen, framebuf)
-renderer.regions_per_call = 1
-renderer.lock_heap = True
 called = [True, False]
 wins = [1, 0]
 cpus = (False, True)
