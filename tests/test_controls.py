@@ -292,6 +292,29 @@ def test_auto_spit_after_everybody_is_stuck():
     assert table.events[-1] == (SPAT, -1, 2) and table.game.phase == PHASE_PLAY
 
 
+def test_the_stall_is_timed_from_the_press_that_made_it_though_worked_out_later():
+    table = Table(position(["KH"], ["KC"], ["6S", "8D"], options="spit=auto", packs=(5, 5)))
+    table.press(P1, keys.C1, t=0)
+    table.press(P1, keys.C2, t=10)  # the press that leaves everybody stuck
+    table.controls.update(500_000)  # first look at the table, half a second later
+    table.controls.update(1_000_009)
+    assert table.game.spits == 0
+    table.controls.update(1_000_010)
+    assert table.game.spits == 1, "a second after the press, not after the look"
+
+
+def test_a_lost_race_leaves_its_banner_to_the_next_update():
+    table = simple(options="quick=on")
+    table.press(P2, keys.C1, t=1000)
+    changes = table.controls.changes
+    assert table.press(P1, keys.C1, t=1150) == (LOST_RACE, P1, 0)
+    contest = table.controls.contest
+    assert (contest.winner, contest.margin_us, contest.banner) == (P2, 150, None)
+    table.controls.update(2000)
+    assert contest.banner == "P2 by 0.15 ms"
+    assert table.controls.changes == changes + 2, "the lost race, then its banner"
+
+
 def test_slap_time_limit_settles_the_round():
     stalled = simple(phase=PHASE_SLAP)
     sizes = [len(pile) for pile in stalled.game.middle]

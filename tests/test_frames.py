@@ -113,6 +113,8 @@ EVERY_PRESS = {
         "Controls._lost_race",
         "Controls._apply",
         "Controls._applied",
+        "Controls._note_stuck",
+        "Contest.note",
     ],
     "spit/rules.py": [
         "Game.apply",

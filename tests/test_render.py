@@ -225,9 +225,9 @@ def test_a_region_a_call_sends_the_pile_first_then_the_slot_card_then_its_edges(
     gone = (edges[0], edges[1], layout.EDGE_STEP, layout.FACE_H)
     first, *others = pile_bands(2, 0)
     column = (layout.stack_x(2, 0, 1), layout.PILE_Y, layout.STACK_STEP, layout.CARD_H)
-    assert screen.windows == [column]  # the pass that applied the card: the pile's new edge
+    assert screen.windows == []  # the call that follows the card: it only queues
     expected = [column, first, *others, *bands(face), gone]
-    for sent in range(2, len(expected) + 1):  # a region a pass
+    for sent in range(1, len(expected) + 1):  # a region a call: the pile's new edge first
         renderer.play(game, controls)
         assert screen.windows == expected[:sent]
     renderer.play(game, controls)  # the pile's count, which has nothing to show (counts=off)
@@ -280,9 +280,10 @@ def test_a_region_a_call_draws_the_message_where_the_text_reaches_player_one_fir
             break
     row = (layout.MESSAGE_Y, 40, layout.MESSAGE_H)
     turned = (240 - layout.MESSAGE_Y - layout.MESSAGE_H, 40, layout.MESSAGE_H)
-    # An eighth of the row a call, where the text (x 108 to 211) reaches; player 2's
-    # copy from their left, which is player 1's right.
-    assert calls == [[(x, *row)] for x in (80, 120, 160, 200)] + [
+    # The call that notices the banner queues; then an eighth of the row a call, where
+    # the text (x 108 to 211) reaches; player 2's copy from their left, which is player
+    # 1's right.
+    assert calls == [[]] + [[(x, *row)] for x in (80, 120, 160, 200)] + [
         [(x, *turned)] for x in (200, 160, 120, 80)
     ]
     assert message_rows(screen) == text_row("P2 by 0.31 ms", WHITE)

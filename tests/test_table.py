@@ -362,6 +362,26 @@ def test_cpu_glances_go_on_while_the_pass_has_time():
     assert cpu.action == play(1, 0, 0)
 
 
+def test_the_cpu_seats_leave_a_pass_to_the_screen_whose_turn_it_is():
+    from spit.pace import DRAW, Pace
+
+    clock = [0]
+    pace = Pace(lambda: clock[0])
+    game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"])
+    table = Table(game, cpus=(None, Cpu(1, "lightning")), pace=pace)
+    cpu = table.cpus[1]
+    pace.begin()
+    clock[0] += 5_000
+    assert not pace.turn(DRAW, 1000)  # a late pass: the screen waits, and goes next
+    pace.begin()
+    table.run(1_000_000)
+    assert not cpu.looking() and cpu.action is None, "no glance in the screen's pass"
+    assert pace.turn(DRAW, 1000), "and the pass still has its time for the screen"
+    pace.begin()
+    table.run(1_000_000)
+    assert cpu.looking() or cpu.action is not None, "the pass after it is the seats'"
+
+
 def test_without_a_clock_a_look_ends_in_its_pass():
     game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"])
     table = Table(game, cpus=(None, Cpu(1, "lightning")))

@@ -6,8 +6,8 @@ seven pin changes and four writes, each a call. Here it is one call of a few ten
 µs. ``drivers.display`` uses it where the port compiles viper code and
 ``hardware_setup`` names the registers; elsewhere its own ``_window`` sends the same
 bytes (``tests/test_emu_speed.py`` compares the two on the emulated chip's bus).
-Pixels go out by DMA (``send``): the CPU goes on while the bus takes its 128 ns a byte,
-and ``finished`` tells when they are all out.
+With DMA, ``show`` opens the window and starts the pixels in the same call: the CPU goes
+on while the bus takes its 128 ns a byte, and ``finished`` tells when they are all out.
 
 Register facts (RP2040 datasheet, sections 2.3.1.7 and 4.4.4): SIO's GPIO_OUT_SET and
 GPIO_OUT_CLR at 0xd0000014 and 0xd0000018; an SPI block's SSPDR at +0x008 and SSPSR at
@@ -50,7 +50,7 @@ def open_window(registers, ranges, which: int):
     the row range (bit 1) and RAMWR, leaving DC high for the pixels.
 
     ``registers`` (``array("I")``): the SPI block's base, SIO's base, the DC pin's mask,
-    the CS pin's mask and, for ``send`` and ``finished``, the DMA channel's base.
+    the CS pin's mask and, for ``show`` and ``finished``, the DMA channel's base.
     ``ranges``: 10 bytes, CASET and its four parameters, then RASET and its four."""
     r = ptr32(registers)  # noqa: F821 (a viper built-in)
     spi = ptr32(r[0])  # noqa: F821
@@ -84,16 +84,57 @@ def open_window(registers, ranges, which: int):
 
 
 @micropython.viper
-def send(registers, pixels, count: int, ctrl: int):
-    """Start the DMA channel on ``count`` bytes from ``pixels`` into the SPI's data
-    register, with ``ctrl`` (paced by the SPI's transmit DREQ; a fill's read address
-    wraps on the colour's 4 bytes)."""
+def show(registers, columns: int, rows: int, pixels, count: int, ctrl: int) -> int:
+    """``open_window`` and the start of the pixels' DMA transfer in one call; returns
+    the command bytes sent. ``columns`` and ``rows`` are ranges as
+    ``start << 9 | end``; a range the panel holds already (kept in ``registers[5]`` and
+    ``registers[6]``) is not sent again. The last transfer must be over (``finished``)."""
     r = ptr32(registers)  # noqa: F821
+    spi = ptr32(r[0])  # noqa: F821
+    sio = ptr32(r[1])  # noqa: F821
+    dc = r[2]
+    sio[_SIO_OUT_CLR] = r[3]  # CS low (``finished`` took it high)
+    sent = 1
+    which = 0
+    while which < 2:
+        wanted = columns if which == 0 else rows
+        if wanted != int(r[5 + which]):
+            r[5 + which] = wanted
+            while spi[_SR] & _BSY:
+                pass
+            sio[_SIO_OUT_CLR] = dc
+            spi[_DR] = 0x2A + which  # CASET, RASET
+            while spi[_SR] & _BSY:
+                pass
+            sio[_SIO_OUT_SET] = dc
+            start = wanted >> 9
+            end = wanted & 0x1FF
+            spi[_DR] = start >> 8
+            spi[_DR] = start & 0xFF
+            while not spi[_SR] & _TNF:
+                pass
+            spi[_DR] = end >> 8
+            while not spi[_SR] & _TNF:
+                pass
+            spi[_DR] = end & 0xFF
+            sent += 5
+        which += 1
+    while spi[_SR] & _BSY:
+        pass
+    sio[_SIO_OUT_CLR] = dc
+    spi[_DR] = 0x2C  # RAMWR
+    while spi[_SR] & _BSY:
+        pass
+    sio[_SIO_OUT_SET] = dc
+    while spi[_SR] & _RNE:  # the bytes clocked in meanwhile, which nothing reads
+        received = spi[_DR]  # noqa: F841
+    spi[_ICR] = _RORIC
     dma = ptr32(r[4])  # noqa: F821
     dma[_DMA_READ] = uint(ptr8(pixels))  # noqa: F821
     dma[_DMA_WRITE] = r[0] + _DR * 4
     dma[_DMA_COUNT] = count
     dma[_DMA_CTRL_TRIG] = ctrl
+    return sent
 
 
 @micropython.viper

@@ -134,7 +134,7 @@ class Arbiter:
         """Whether a press will be due within ``within_us`` of ``clock()`` (ticks_us):
         work that can wait leaves the pass to end sooner. False without a clock (the
         tests, the simulator's stepped time)."""
-        return clock is not None and self.due(ticks_add(clock(), within_us))
+        return self._count > 0 and clock is not None and self.due(ticks_add(clock(), within_us))
 
     def flush(self, consumer, contested=None):
         """Commit every pending press in order, due or not (end of a round, tests)."""

@@ -149,6 +149,7 @@ class Controller:
         self._now = 0
         self._cpus = (False, False)  # which seats of the match the CPU plays
         self.reactions = Reactions(saved)
+        self._timed = True  # a seat of the match is a person's: reactions are timed
         self._reaction_lines = []  # made when a round ends
         self._break_due = False  # a quiet moment came: save and collect in the next pass
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
@@ -198,7 +199,9 @@ class Controller:
             and (
                 self._answer
                 or (
-                    not self.arbiter.due_by(self.pace.clock, _DRAW_US)
+                    # A pass that carries a press already only notes that the screen
+                    # waits: no need to ask the arbiter.
+                    (self.pace.carried or not self.arbiter.due_by(self.pace.clock, _DRAW_US))
                     and self.pace.turn(DRAW, _DRAW_BEFORE_US)
                 )
             )
@@ -261,6 +264,7 @@ class Controller:
         levels = self.saved.levels()
         self._cpus = (levels[0] is not None, levels[1] is not None)
         self.reactions.people = (levels[0] is None, levels[1] is None)
+        self._timed = levels[0] is None or levels[1] is None
         self._reaction_lines = []
         self.session = None
         self._enter(MATCH, now)
@@ -401,7 +405,7 @@ class Controller:
     def _on_event(self, event, player, detail):
         # Few locals: on MicroPython a function with more than 11 words of locals and
         # stack gets its frame from the heap at every call, and this runs every press.
-        if event in _TIMED_EVENTS:
+        if event in _TIMED_EVENTS and self._timed:
             self._time_reactions(event, player)
         name = _EVENT_SOUNDS.get(event)
         if event == SPAT and self._phase == PHASE_READY:
@@ -584,7 +588,7 @@ class Controller:
         if controls.counting:
             renderer.countdown(self._count)
         elif game.last_round is not None and not self._round_result_seen(now, controls):
-            banner = controls.contest.banner
+            banner = controls.contest.banner or ""  # made by the controls' next update
             renderer.round_result(game.last_round, banner, cpus, self._reaction_lines)
         else:
             renderer.ready(word, controls.called, cpus, self._ready_hint())

@@ -87,6 +87,8 @@ DEFAULT_SLAP_LIMIT_US = const(10_000_000)
 # A pile press this soon after a quick play by the same player is the rest of the
 # taught "Cn then L" and is absorbed without a word.
 QUICK_FOLLOW_US = const(1_000_000)
+_FITS_NONE = const(-1)  # what ``_only_fit`` finds besides a pile
+_FITS_BOTH = const(-2)
 
 
 class Contest:
@@ -102,10 +104,22 @@ class Contest:
         self.banner = ""
 
     def set(self, winner, margin_us, tie):
+        self.note(winner, margin_us, tie)
+        self.settle()
+
+    def note(self, winner, margin_us, tie):
+        """``set`` without the banner, which ``settle`` makes later: a new string takes
+        about 0.2 ms on the Pico (MicroPython looks it up among the interned ones), too
+        long for the pass of the press. ``banner`` is None until then."""
         self.winner = winner
         self.margin_us = margin_us if margin_us >= 0 else -margin_us
         self.tie = tie
-        self.banner = self.text()
+        self.banner = None
+
+    def settle(self):
+        """Make the banner a ``note`` left to make."""
+        if self.banner is None:
+            self.banner = self.text()
 
     def clear(self):
         self.winner = -1
@@ -159,6 +173,7 @@ class Controls:
         # its pile press (-1 once any other press came).
         self._quick_at = [-1, -1]
         self._stuck = False
+        self._stuck_at = -1  # the time of an action whose table is still to be looked at
         self._since = 0  # when everybody got stuck, or when the slap phase began
         self.phase_at = 0  # when the game's phase last changed
         # The device counts down before a round opens (0: the opening spit comes at once).
@@ -181,6 +196,8 @@ class Controls:
         # stack gets its frame from the heap at every call (``host_sim.frames``).
         self._t = t
         self._tie = tie
+        if self._stuck_at >= 0:
+            self._note_stuck()
         self._handle(button >> keys.PLAYER_SHIFT, button & keys.KEY_MASK)
 
     def _handle(self, player, key):
@@ -215,7 +232,7 @@ class Controls:
         return pile >= 0 and pile == self._landing(other)
 
     def _landing(self, button):
-        """The pile a press would put a card onto now, or -1."""
+        """The pile a press would put a card onto now, or a negative number."""
         player = keys.player_of(button)
         key = keys.key_of(button)
         held = self.hand[player]
@@ -270,7 +287,13 @@ class Controls:
         return keys.LEFT if self.game.one_pile() or pile == player else keys.RIGHT
 
     def update(self, now):
-        """Run the timers: the countdown, the automatic spit and the slap time limit."""
+        """Run the timers: the countdown, the automatic spit and the slap time limit;
+        first, what the last press left to work out."""
+        if self._stuck_at >= 0:
+            self._note_stuck()
+        if self.contest.banner is None:
+            self.contest.settle()
+            self.changes += 1  # the banner is there to show
         game = self.game
         if self.counting:
             if ticks_diff(now, self._opening_at) >= 0:
@@ -342,20 +365,13 @@ class Controls:
         """With ``quick=on``: a card that fits one pile (or lost its race for one) goes
         there at once (True)."""
         pile = self._only_fit(card)
-        if pile < 0 and not self._fits_any(card):
+        if pile == _FITS_NONE:
             pile = self._raced_pile(player, card, self._t)
         if pile < 0:
             return False
         self._quick_at[player] = self._t
         self._land(player, slot, pile)
         return True
-
-    def _fits_any(self, card):
-        for pile in range(self.game.pile_count()):
-            top = self.game.top(pile)
-            if top >= 0 and adjacent(card, top):
-                return True
-        return False
 
     def _raced_pile(self, player, card, t):
         """The pile the other player's card took from ``card`` within the race window
@@ -370,13 +386,13 @@ class Controls:
         return -1
 
     def _only_fit(self, card):
-        """The one pile a card fits, or -1 if it fits none or both."""
-        fit = -1
+        """The one pile a card fits, or ``_FITS_NONE`` (-1) or ``_FITS_BOTH`` (-2)."""
+        fit = _FITS_NONE
         for pile in range(self.game.pile_count()):
             top = self.game.top(pile)
             if top >= 0 and adjacent(card, top):
                 if fit >= 0:
-                    return -1
+                    return _FITS_BOTH
                 fit = pile
         return fit
 
@@ -428,7 +444,7 @@ class Controls:
         margin = ticks_diff(self._t, self._landed_at[pile])
         if margin > self.race_window_us:
             return False
-        self.contest.set(other, margin, self._tie)
+        self.contest.note(other, margin, self._tie)
         return True
 
     def _slap(self, player, pile):
@@ -449,7 +465,7 @@ class Controls:
         margin = ticks_diff(self._t, self._slapped_at)
         self._slapper = -1
         if margin <= self.slap_window_us:
-            self.contest.set(1 - player, margin, self._tie)
+            self.contest.note(1 - player, margin, self._tie)
             self._tell(SLAP_MARGIN, player, pile)
 
     # -- spit -----------------------------------------------------------------
@@ -500,7 +516,14 @@ class Controls:
                 self.hand[0] = self.hand[1] = -1
                 self.called[0] = self.called[1] = False
                 self._landed_by[0] = self._landed_by[1] = -1
-        stuck = game.is_stuck()
+        self._stuck_at = t
+
+    def _note_stuck(self):
+        """Whether the last action left everybody stuck, and since when: before the next
+        press or timer, not in the pass of the press (the rules work it out once an
+        action, about 0.2 ms on the Pico)."""
+        stuck = self.game.is_stuck()
         if stuck and not self._stuck:
-            self._since = t
+            self._since = self._stuck_at
         self._stuck = stuck
+        self._stuck_at = -1

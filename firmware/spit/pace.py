@@ -29,13 +29,17 @@ _NOBODY = const(-1)
 
 
 class Pace:
-    """Constructor: ``Pace(clock=None)``: ``clock()`` reads ticks_us."""
+    """Constructor: ``Pace(clock=None)``: ``clock()`` reads ticks_us.
+
+    Attributes, to read: ``carried``, the pass carries a piece of work (or a press)
+    already; ``waiting``, the kind turned away that goes next (-1: none). A kind may
+    skip the work of getting ready to ask when ``turn`` would refuse it anyway."""
 
     def __init__(self, clock=None):
         self.clock = clock
         self._start = 0
-        self._carried = False  # this pass carries a piece of work already
-        self._waiting = _NOBODY  # the kind of work turned away, which goes next
+        self.carried = False  # this pass carries a piece of work already
+        self.waiting = _NOBODY  # the kind of work turned away, which goes next
         self._waits = 0  # passes it has been turned away
         self._asked = False  # the waiting kind asked again in this pass
 
@@ -43,9 +47,9 @@ class Pace:
         """A pass begins. A kind that waited and did not ask again in the last pass
         has nothing left to do: it no longer holds the others up."""
         if not self._asked:
-            self._waiting = _NOBODY
+            self.waiting = _NOBODY
         self._asked = False
-        self._carried = False
+        self.carried = False
         if self.clock is not None:
             self._start = self.clock()
 
@@ -55,7 +59,7 @@ class Pace:
 
     def spend(self):
         """This pass carries work that could not wait (a committed press)."""
-        self._carried = True
+        self.carried = True
 
     def turn(self, kind, before_us):
         """Whether a piece of work of ``kind`` (``DRAW``, ``GLANCE``) runs now: the pass
@@ -64,17 +68,17 @@ class Pace:
         pass for each kind."""
         if self.clock is None:
             return True
-        waiting = self._waiting
+        waiting = self.waiting
         if waiting != _NOBODY and waiting != kind:
             return False  # the other kind goes first
-        if not self._carried and (
+        if not self.carried and (
             self.within(before_us) or (waiting == kind and self._waits >= HOLD_PASSES)
         ):
-            self._waiting = _NOBODY
-            self._carried = True
+            self.waiting = _NOBODY
+            self.carried = True
             return True
         if waiting == _NOBODY:
-            self._waiting = kind
+            self.waiting = kind
             self._waits = 0
         self._asked = True
         self._waits += 1

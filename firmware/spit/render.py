@@ -140,6 +140,12 @@ DIM = const(0x6D5C)  # (90, 140, 110): empty places
 CPU_TAG = const(0x5F7E)  # (120, 200, 255)
 
 NAMES = ("P1", "P2")
+# Texts made once: a new string takes about 0.2 ms on the Pico, where MicroPython looks
+# it up among the interned ones. By player * 2 + (1 for the CPU), and then + 1 for ready.
+_SEAT_NAMES = ("P1", "P1 CPU", "P2", "P2 CPU")
+_STATES = tuple(name + state for name in _SEAT_NAMES for state in (" waiting", " ready"))
+_CLEARED = tuple(name + " cleared the stock" for name in _SEAT_NAMES)
+_SLAPPED = tuple(name + " slapped first" for name in _SEAT_NAMES)
 _DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 
 _EMPTY = const(63)  # the card key of an empty slot or pile
@@ -256,6 +262,34 @@ def _wrapped(text, columns):
         yield line
 
 
+def _pile_regions(pile):
+    # The thickness first: the quickest sign that a card landed.
+    return [_R_STACK + pile] + [_R_PILE + band * 2 + pile for band in range(CARD_BANDS)]
+
+
+def _face_regions(seat_slot):
+    """A stock slot's top card's bands; ``seat_slot`` is player * _SLOTS_MAX + slot."""
+    player, slot = divmod(seat_slot, _SLOTS_MAX)
+    return [_R_FACE + band * 10 + player * 5 + slot for band in range(CARD_BANDS)]
+
+
+def _slot_regions(seat_slot):
+    player, slot = divmod(seat_slot, _SLOTS_MAX)
+    return _face_regions(seat_slot) + [_R_EDGES + player * 5 + slot]
+
+
+def _play_regions(seat_slot, pile):
+    # The pile first: the card landing there is what the players watch for.
+    return _pile_regions(pile) + _slot_regions(seat_slot) + [_R_PILE_COUNT + pile]
+
+
+def _spit_regions(piles):
+    regions = []
+    for pile in range(piles):
+        regions += _pile_regions(pile) + [_R_PILE_COUNT + pile]
+    return regions + [_R_PACK, _R_PACK + 1]
+
+
 def _touches(start, end, left, width):
     """Whether columns ``start`` to ``end - 1`` reach into ``left`` to ``left + width - 1``."""
     return start < left + width and end > left
@@ -289,7 +323,7 @@ def _prompts(word):
         "nobody can move",
         "SLAP the pile",
     )
-    return prompts, word + "!"
+    return prompts, word + "!", "press " + word
 
 
 def _locked(draw, renderer, game, controls):
@@ -432,15 +466,26 @@ class Renderer:
         self._round = -1
         self._done = 0
         self._queue = bytearray(_QUEUE_SIZE)  # a ring of _R_ region codes
+        # The regions an action can change, queued in one go: a card's bands (the
+        # hand's highlight), a stock slot's, a card played, a spit or a slap.
+        slots = range(2 * _SLOTS_MAX)  # player * _SLOTS_MAX + slot
+        self._face_regions = [bytes(_face_regions(i)) for i in slots]
+        self._slot_regions = [bytes(_slot_regions(i)) for i in slots]
+        self._play_regions = [bytes(_play_regions(i // 2, i % 2)) for i in range(4 * _SLOTS_MAX)]
+        self._spit_regions = [bytes(_spit_regions(piles)) for piles in (1, 2)]
         self._head = 0
         self._pending = 0
         self._sweep = _R_COUNT  # the next region of a sweep over them all
         self._baseline = -1
         # What the message row was decided from: history length, phase, the contest.
         self._seen = [-1, -1, -2, -1]
+        # The phase and contest as the last ``_play_changed`` followed them: the message
+        # row's ``_seen`` waits until the regions before it are drawn.
+        self._followed = [-1, -2, -1]
         self._word = None
         self._prompts = None
         self._called_text = ""
+        self._press_text = ""
         # The message row being drawn, and how far: columns of player 1's copy, then
         # player 2's (2 * WIDTH: all drawn).
         self._message_text = ""
@@ -774,16 +819,16 @@ class Renderer:
         # Few locals here: on MicroPython a function with more than 11 words of locals
         # and stack gets its frame from the heap at every call, and this runs every pass.
         cpus = self._asked_cpus
-        seen = self._seen
+        followed = self._followed
         if (
             # Most frames: nothing happened since the last one. Lists compare in C.
             game is self._game
             and len(game.history) == self._done
             and controls.hand == self._hands
             and controls.called == self._calls
-            and game.phase == seen[1]
-            and controls.contest.winner == seen[2]
-            and controls.contest.margin_us == seen[3]
+            and game.phase == followed[0]
+            and controls.contest.winner == followed[1]
+            and controls.contest.margin_us == followed[2]
             and game.round == self._round
             and self._screen == _PLAY_SCREEN
             and cpus == self._cpus
@@ -829,9 +874,14 @@ class Renderer:
             for i in range(self._done, done):
                 self._follow(history[i])
         self._done = done
+        followed = self._followed
+        followed[0] = game.phase
+        followed[1] = controls.contest.winner
+        followed[2] = controls.contest.margin_us
         self._follow_hands(controls)
-        if self._fresh:
-            # A clear just started: setting the table out was this call's share.
+        if self.regions_per_call:
+            # Following the change was this call's share (after a clear, setting the
+            # table out): the regions go from the next call.
             self._fresh = False
             self.busy = True
             return
@@ -841,7 +891,7 @@ class Renderer:
         # In this order, each a region at a time; what this call cannot draw waits
         # for the next.
         if (
-            self._clear_strips()
+            (self._clear_row >= HEIGHT or self._clear_strips())
             and self._draw_queued(game, controls)
             and self._draw_labels(controls, self._cpus)
         ):
@@ -879,35 +929,28 @@ class Renderer:
     def _follow(self, action):
         """Queue the regions that ``action`` can have changed."""
         kind = action >> 9
-        player = (action >> 8) & 1
+        seat = (action >> 8 & 1) * _SLOTS_MAX
+        first = seat + (action >> 4 & 15)  # the slot the card leaves
         if kind == PLAY:
-            # The pile first: the card landing there is what the players watch for.
-            pile = action & 15
-            self._queue_pile(pile)
-            self._queue_slot(player, (action >> 4) & 15)
-            self._queue_region(_R_PILE_COUNT + pile)
+            self._queue_regions(self._play_regions[first * 2 + (action & 15)])
         elif kind == MOVE:
-            self._queue_slot(player, (action >> 4) & 15)
-            self._queue_slot(player, action & 15)
+            self._queue_regions(self._slot_regions[first])
+            self._queue_regions(self._slot_regions[seat + (action & 15)])
         else:
-            for pile in range(self._piles):
-                self._queue_pile(pile)
-                self._queue_region(_R_PILE_COUNT + pile)
-            self._queue_region(_R_PACK)
-            self._queue_region(_R_PACK + 1)
-
-    def _queue_pile(self, pile):
-        self._queue_region(_R_STACK + pile)  # first: the quickest sign that a card landed
-        for band in range(CARD_BANDS):
-            self._queue_region(_R_PILE + band * 2 + pile)
+            self._queue_regions(self._spit_regions[self._piles - 1])
 
     def _queue_face(self, player, slot):
-        for band in range(CARD_BANDS):
-            self._queue_region(_R_FACE + band * 10 + player * 5 + slot)
+        self._queue_regions(self._face_regions[player * _SLOTS_MAX + slot])
 
-    def _queue_slot(self, player, slot):
-        self._queue_face(player, slot)
-        self._queue_region(_R_EDGES + player * 5 + slot)
+    def _queue_regions(self, regions):
+        """Queue ``regions`` (bytes of region codes), in order: a loop here rather than
+        a call a region (a call takes tens of microseconds on the chip)."""
+        queue = self._queue
+        at = self._head + self._pending
+        for region in regions:
+            queue[at % _QUEUE_SIZE] = region
+            at += 1
+        self._pending += len(regions)
 
     def _queue_region(self, region):
         self._queue[(self._head + self._pending) % _QUEUE_SIZE] = region
@@ -918,8 +961,10 @@ class Renderer:
         none is left. A region may queue itself again (a pile's thickness)."""
         while True:
             if self._pending:
-                if not self._afford():
+                if self._left == 0:  # ``_afford``, inlined: a call costs tens of microseconds
+                    self.busy = True
                     return False
+                self._left -= 1
                 region = self._queue[self._head]
                 self._head = (self._head + 1) % _QUEUE_SIZE
                 self._pending -= 1
@@ -1000,36 +1045,45 @@ class Renderer:
 
     def _set_word(self, word):
         self._word = word
-        self._prompts, self._called_text = self._words[word]
+        self._prompts, self._called_text, self._press_text = self._words[word]
         self._keys[_K_MESSAGE] = -1
         self._seen[0] = -1
         self._keys[_K_CALL] = self._keys[_K_CALL + 1] = -1
 
+    # A player's line of information is drawn upright at player 1's place and the window
+    # turned for player 2 (``_end_info``): text in C, then the pixels reversed in one
+    # pass, where turned labels would be blitted pixel by pixel.
+
     def _draw_name(self, player, cpu):
         self._keys[_K_NAME + player] = cpu
-        self._begin(self._info, NAME_X, INFO_Y, player == 1, FELT)
+        self._begin(self._info, NAME_X, INFO_Y, False, FELT)
         self._text(NAMES[player], NAME_X, INFO_Y + 2, WHITE)
         if cpu:
             self._text("CPU", NAME_X + 24, INFO_Y + 2, CPU_TAG)
-        self._end()
+        self._end_info(player)
 
     def _pack(self, game, player):
         pack = len(game.pack[player])
         if self._keys[_K_PACK + player] == pack:
             return
         self._keys[_K_PACK + player] = pack
-        self._begin(self._info, PACK_X, INFO_Y, player == 1, FELT)
+        self._begin(self._info, PACK_X, INFO_Y, False, FELT)
         self._text("pack", PACK_X, INFO_Y + 2, WHITE)
         self._number(pack, PACK_X + 40, INFO_Y + 2, WHITE)
-        self._end()
+        self._end_info(player)
 
     def _draw_call(self, player, called):
         self._keys[_K_CALL + player] = called
-        self._begin(self._info, CALL_X, INFO_Y, player == 1, FELT)
+        self._begin(self._info, CALL_X, INFO_Y, False, FELT)
         if called:
             width = 8 * len(self._called_text) + 4
             self._rect(CALL_X, INFO_Y, width, INFO_H, HIGHLIGHT)
             self._text(self._called_text, CALL_X + 2, INFO_Y + 2, INK)
+        self._end_info(player)
+
+    def _end_info(self, player):
+        if player == 1:
+            self._turn_window()
         self._end()
 
     def _slot_face(self, game, controls, player, slot, band):
@@ -1109,7 +1163,10 @@ class Renderer:
         if keys[k] == top:
             return
         keys[k] = top
-        self._frame(x, PILE_Y, CARD_W, CARD_H)
+        # ``_frame(x, PILE_Y, CARD_W, CARD_H)``, inlined: the turned index turns about
+        # the card's centre.
+        self._mx = 2 * x + CARD_W
+        self._my = 2 * PILE_Y + CARD_H
         view, y, picture, _ = self._pile_bands[band]
         if n:
             # Only the indexes that reach into the band: the upright one along the
@@ -1124,7 +1181,8 @@ class Renderer:
             self._begin(view, x, PILE_Y + y, False, FELT)
             self._empty_place(x, PILE_Y)
         self._end()
-        self._frame(0, 0, WIDTH, HEIGHT)
+        self._mx = WIDTH  # ``_frame(0, 0, WIDTH, HEIGHT)``
+        self._my = HEIGHT
 
     def _pile_count(self, game, pile):
         """The number of cards in a pile, both ways up (with counts=on)."""
@@ -1169,6 +1227,9 @@ class Renderer:
     def _decide_message(self, game, controls, done):
         """What the message row shows; a new message starts being drawn."""
         contest = controls.contest
+        if contest.banner is None:
+            self.busy = True  # a margin whose banner the controls' next update makes
+            return
         seen = self._seen
         if (
             seen[0] == done
@@ -1368,7 +1429,7 @@ class Renderer:
 
     def _title(self, word, seed):
         yield from self._both(word, HALF_Y + 8, HIGHLIGHT, BIG_TEXT_SCALE)
-        yield from self._both("press " + word, HALF_Y + 56, WHITE)
+        yield from self._both(self._words[word][2], HALF_Y + 56, WHITE)
         yield from self._both("seed %d" % seed, HALF_Y + 56 + 2 * ROW_PITCH, DIM)
 
     def settings(self, rows, cursor):
@@ -1407,9 +1468,9 @@ class Renderer:
             if ready_flags[player]:
                 yield from self._line(player, "ready!", HALF_Y + 40, HIGHLIGHT)
             else:
-                yield from self._line(player, "press " + word, HALF_Y + 40, HIGHLIGHT)
-            state = "ready" if ready_flags[other] else "waiting"
-            yield from self._line(player, _name(other, cpu_seats) + " " + state, HALF_Y + 64, DIM)
+                yield from self._line(player, self._words[word][2], HALF_Y + 40, HIGHLIGHT)
+            state = _STATES[(other * 2 + _seat(other, cpu_seats)) * 2 + bool(ready_flags[other])]
+            yield from self._line(player, state, HALF_Y + 64, DIM)
             yield from self._line(player, hint, HALF_Y + 88, DIM)
 
     def countdown(self, n):
@@ -1428,12 +1489,12 @@ class Renderer:
 
     def _round_result(self, end, margin, cpu_seats, reactions):
         if end.cleared >= 0:
-            how = _name(end.cleared, cpu_seats) + " cleared the stock"
+            how = _CLEARED[end.cleared * 2 + _seat(end.cleared, cpu_seats)]
         else:
             how = "nobody could move"
         rows = ["round over", how]
         if end.slapper >= 0:
-            rows.append(_name(end.slapper, cpu_seats) + " slapped first")
+            rows.append(_SLAPPED[end.slapper * 2 + _seat(end.slapper, cpu_seats)])
         rows.append(margin)
         for player in (0, 1):
             rows.append(
@@ -1602,8 +1663,12 @@ def _seed_row(seed):
     return ["seed %d" % seed] if seed >= 0 else []
 
 
+def _seat(player, cpu_seats):
+    return 1 if cpu_seats[player] else 0
+
+
 def _name(player, cpu_seats):
-    return NAMES[player] + (" CPU" if cpu_seats[player] else "")
+    return _SEAT_NAMES[player * 2 + _seat(player, cpu_seats)]
 
 
 def _score(games, cpu_seats):

@@ -20,7 +20,7 @@ from micropython import const
 from spit.arbiter import Arbiter
 from spit.controls import Controls
 from spit.keys import button_id
-from spit.pace import GLANCE, Pace
+from spit.pace import DRAW, GLANCE, Pace
 from spit.rules import PHASE_DEALING, SPIT_ACTION
 from spit.ticks import ticks_add, ticks_diff
 
@@ -102,6 +102,8 @@ class Table:
         self._first = 1 - self._first
         if self._settled == len(self.game.history) and ticks_diff(self._ms, self._wake) < 0:
             return  # most passes: both seats are waiting for their reactions
+        if self.pace.waiting == DRAW:
+            return  # the screen's turn (``spit.pace``): a glance would be refused anyway
         first = self.cpus[self._first]
         second = self.cpus[1 - self._first]
         if not (
