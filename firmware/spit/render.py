@@ -1030,9 +1030,10 @@ class Renderer:
         else:
             self._clear_row = HEIGHT
             self.display.fill(FELT)
-        keys = self._keys
-        for k in range(_KEY_COUNT):  # a slice assignment would allocate
-            keys[k] = -1
+        if screen == _PLAY_SCREEN:  # only the play screen's regions keep keys
+            keys = self._keys
+            for k in range(_KEY_COUNT):  # a slice assignment would allocate
+                keys[k] = -1
         self._stacks[0] = self._stacks[1] = 0
         self._pending = 0
         self._sweep = _R_COUNT
