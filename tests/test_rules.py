@@ -550,6 +550,24 @@ def test_a_game_that_deals_later_waits_with_the_round_counted_then_deals_the_sam
         later.deal()
 
 
+def test_shuffling_a_pass_ahead_deals_the_same_round():
+    now = cleared_round(rest="2")
+    ahead = cleared_round(rest="2")
+    for game in (now, ahead):
+        game.deals_later = True
+        game.apply(slap(P2, A))
+    ahead.shuffle()
+    ahead.shuffle()  # once only: the hands are shuffled already
+    assert ahead.phase == PHASE_DEALING and ahead.shuffled
+    assert refused(ahead, SPIT_ACTION) == NOT_NOW
+    now.deal()
+    ahead.deal()
+    assert (ahead.stock, ahead.face_up, ahead.pack) == (now.stock, now.face_up, now.pack)
+    assert ahead.rng.state == now.rng.state and not ahead.shuffled
+    with pytest.raises(IllegalActionError):
+        ahead.shuffle()
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_dealing_later_plays_the_same_game(seed):
     now, later = Game(seed), Game(seed)

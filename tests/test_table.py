@@ -172,7 +172,7 @@ def test_a_slap_made_before_the_time_limit_beats_it_though_committed_after_it():
     assert table.game.last_round.slapper == 1, "the player's slap, not the device's"
 
 
-def test_the_next_round_is_dealt_in_the_pass_after_the_slap():
+def test_the_next_round_is_shuffled_and_dealt_in_the_two_passes_after_the_slap():
     game = position(["7H"], ["5C"], ["6S", "JD 10D"], packs=(5, 5), phase=PHASE_SLAP)
     table = Table(game)
     settle = table.arbiter.settle_us
@@ -182,8 +182,11 @@ def test_the_next_round_is_dealt_in_the_pass_after_the_slap():
     assert game.phase == PHASE_DEALING and game.last_round.slapper == 1
     assert not table.controls.called[0], "no press is committed after the slap in its pass"
     table.run(settle + 200)
-    assert game.phase == PHASE_READY and not table.controls.called[0], "a pass to deal"
+    assert game.phase == PHASE_DEALING and game.shuffled, "a pass to shuffle"
+    assert not table.controls.called[0]
     table.run(settle + 300)
+    assert game.phase == PHASE_READY and not table.controls.called[0], "a pass to deal"
+    table.run(settle + 400)
     assert table.controls.called[0], "the call counts in the new round"
 
 

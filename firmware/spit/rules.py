@@ -162,9 +162,10 @@ class Game:
     replaces the deal: two lists of cards in dealing order (tests use it).
 
     ``apply()`` deals the next round as soon as one ends, unless ``deals_later`` is
-    set: then the game waits in ``PHASE_DEALING`` until ``deal()`` is called. The
-    device sets it, so that a slap and the next round's deal (a millisecond or two
-    each on the Pico) go in passes of their own; the shuffles and the game are the same.
+    set: then the game waits in ``PHASE_DEALING`` until ``deal()`` is called (after
+    ``shuffle()``, or not). The device sets it, so that a slap, the shuffles and the
+    layout (a millisecond or so each on the Pico) go in passes of their own; the
+    shuffles and the game are the same.
     """
 
     def __init__(self, seed, options=None, hands=None):
@@ -189,6 +190,7 @@ class Game:
         self.history = []
         self.deals_later = False
         self._hands = ([], [])  # each player's cards gathered when a round ends
+        self.shuffled = False  # they are shuffled, for ``deal()`` to lay out
         # Who can play (bit p: player p) and whether nobody can move, worked out at
         # the history length ``_known_at`` (``_know``).
         self._playable = 0
@@ -631,13 +633,22 @@ class Game:
         if not self.deals_later:
             self.deal()
 
-    def deal(self):
-        """Shuffle the hands gathered when the round ended and lay out the next round,
-        or end the game. Refused outside ``PHASE_DEALING``."""
+    def shuffle(self):
+        """Shuffle the hands gathered when the round ended: the first half of ``deal()``,
+        which the device runs a pass ahead of it (each half is about a millisecond on
+        the Pico). Refused outside ``PHASE_DEALING``."""
         self._require(self.phase == PHASE_DEALING, NOT_NOW)
+        if not self.shuffled:
+            for hand in self._hands:
+                self.rng.shuffle(hand)
+            self.shuffled = True
+
+    def deal(self):
+        """Shuffle the hands gathered when the round ended (unless ``shuffle()`` did)
+        and lay out the next round, or end the game. Refused outside ``PHASE_DEALING``."""
+        self.shuffle()
+        self.shuffled = False
         hands = self._hands
-        for hand in hands:
-            self.rng.shuffle(hand)
         self._start_round(hands)
         self._known_at = -1  # the table changed, the history did not
         self._outcome = self._judge(hands)

@@ -69,8 +69,13 @@ class Table:
         """Commit the presses that are due, run the timers, let CPU seats act."""
         game = self.game
         if game.phase == PHASE_DEALING:
-            game.deal()
-            self.pace.spend()  # nothing else that can wait goes in this pass
+            # The shuffles, then the layout, each in a pass of its own that carries
+            # nothing else that can wait.
+            if game.shuffled:
+                game.deal()
+            else:
+                game.shuffle()
+            self.pace.spend()
             return
         arbiter = self.arbiter
         # The earliest due press every pass; more while the pass is early (each can
