@@ -365,7 +365,8 @@ class Controller:
             return
         session.run(now)
         game = session.table.game
-        self._count_down(now, session.table.controls)
+        if self._count >= 0 or session.table.controls.counting:
+            self._count_down(now, session.table.controls)
         if game.phase == PHASE_DEALING:
             return  # a round just ended: taken up once the next is dealt
         if game.phase != self._phase or game.round != self._round:

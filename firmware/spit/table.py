@@ -96,6 +96,8 @@ class Table:
             self._run_cpus(horizon)
 
     def _run_cpus(self, now):
+        if self.pace.waiting == DRAW:
+            return  # the screen's turn (``spit.pace``): a glance would be refused anyway
         if self._last_us < 0:
             self._last_us = now
         whole_ms = ticks_diff(now, self._last_us) // 1000
@@ -107,8 +109,6 @@ class Table:
         self._first = 1 - self._first
         if self._settled == len(self.game.history) and ticks_diff(self._ms, self._wake) < 0:
             return  # most passes: both seats are waiting for their reactions
-        if self.pace.waiting == DRAW:
-            return  # the screen's turn (``spit.pace``): a glance would be refused anyway
         first = self.cpus[self._first]
         second = self.cpus[1 - self._first]
         if not (
