@@ -143,9 +143,23 @@ NAMES = ("P1", "P2")
 # Texts made once: a new string takes about 0.2 ms on the Pico, where MicroPython looks
 # it up among the interned ones. By player * 2 + (1 for the CPU), and then + 1 for ready.
 _SEAT_NAMES = ("P1", "P1 CPU", "P2", "P2 CPU")
-_STATES = tuple(name + state for name in _SEAT_NAMES for state in (" waiting", " ready"))
-_CLEARED = tuple(name + " cleared the stock" for name in _SEAT_NAMES)
-_SLAPPED = tuple(name + " slapped first" for name in _SEAT_NAMES)
+_STATES = (
+    "P1 waiting",
+    "P1 ready",
+    "P1 CPU waiting",
+    "P1 CPU ready",
+    "P2 waiting",
+    "P2 ready",
+    "P2 CPU waiting",
+    "P2 CPU ready",
+)
+_CLEARED = (
+    "P1 cleared the stock",
+    "P1 CPU cleared the stock",
+    "P2 cleared the stock",
+    "P2 CPU cleared the stock",
+)
+_SLAPPED = ("P1 slapped first", "P1 CPU slapped first", "P2 slapped first", "P2 CPU slapped first")
 _DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 
 _EMPTY = const(63)  # the card key of an empty slot or pile
@@ -267,20 +281,12 @@ def _pile_regions(pile):
     return [_R_STACK + pile] + [_R_PILE + band * 2 + pile for band in range(CARD_BANDS)]
 
 
-def _face_regions(seat_slot):
-    """A stock slot's top card's bands; ``seat_slot`` is player * _SLOTS_MAX + slot."""
-    player, slot = divmod(seat_slot, _SLOTS_MAX)
-    return [_R_FACE + band * 10 + player * 5 + slot for band in range(CARD_BANDS)]
-
-
 def _slot_regions(seat_slot):
-    player, slot = divmod(seat_slot, _SLOTS_MAX)
-    return _face_regions(seat_slot) + [_R_EDGES + player * 5 + slot]
-
-
-def _play_regions(seat_slot, pile):
-    # The pile first: the card landing there is what the players watch for.
-    return _pile_regions(pile) + _slot_regions(seat_slot) + [_R_PILE_COUNT + pile]
+    """A stock slot's top card's bands, then the edges under it; ``seat_slot`` is
+    player * _SLOTS_MAX + slot. A card played queues its pile's regions first: the card
+    landing there is what the players watch for."""
+    face = _R_FACE + seat_slot  # player * 5 + slot, as _SLOTS_MAX is 5
+    return [face + band * 10 for band in range(CARD_BANDS)] + [_R_EDGES + seat_slot]
 
 
 def _spit_regions(piles):
@@ -468,11 +474,15 @@ class Renderer:
         self._queue = bytearray(_QUEUE_SIZE)  # a ring of _R_ region codes
         # The regions an action can change, queued in one go: a card's bands (the
         # hand's highlight), a stock slot's, a card played, a spit or a slap.
-        slots = range(2 * _SLOTS_MAX)  # player * _SLOTS_MAX + slot
-        self._face_regions = [bytes(_face_regions(i)) for i in slots]
-        self._slot_regions = [bytes(_slot_regions(i)) for i in slots]
-        self._play_regions = [bytes(_play_regions(i // 2, i % 2)) for i in range(4 * _SLOTS_MAX)]
-        self._spit_regions = [bytes(_spit_regions(piles)) for piles in (1, 2)]
+        piles = [_pile_regions(pile) for pile in (0, 1)]
+        slots = [_slot_regions(i) for i in range(2 * _SLOTS_MAX)]  # player * _SLOTS_MAX + slot
+        self._face_regions = [bytes(regions[:CARD_BANDS]) for regions in slots]
+        self._slot_regions = [bytes(regions) for regions in slots]
+        self._play_regions = [  # by (player * _SLOTS_MAX + slot) * 2 + pile
+            bytes(piles[i % 2] + slots[i // 2] + [_R_PILE_COUNT + i % 2])
+            for i in range(4 * _SLOTS_MAX)
+        ]
+        self._spit_regions = [bytes(_spit_regions(count)) for count in (1, 2)]
         self._head = 0
         self._pending = 0
         self._sweep = _R_COUNT  # the next region of a sweep over them all
