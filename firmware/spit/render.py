@@ -1666,7 +1666,11 @@ def _kept(value):
     if isinstance(value, list):
         return [_kept(item) for item in value]
     if isinstance(value, tuple):
-        return tuple(_kept(item) for item in value)
+        for item in value:
+            if _is_sequence(item):
+                return tuple([_kept(item) for item in value])
+        # Nothing in it can change (the seats, say): kept as it is, with no generator
+        # or copy allocated.
     return value
 
 
