@@ -1330,26 +1330,27 @@ class Renderer:
         A screen drawn ``in_place`` redraws its rows over themselves when its values
         change (the settings cursor, who is ready, the countdown); any other change
         starts from a clear screen, so nothing of the old one is left over."""
-        shown = self._shown
+        # No local besides the arguments: with one more, the frame would come from the
+        # heap at every call (``host_sim.frames``).
         if (
             # ``is`` first: most values come again as the same objects, and a call
             # costs tens of microseconds on the chip.
             self._screen == screen
-            and (shown[0] is a or _same(shown[0], a))
-            and (shown[1] is b or _same(shown[1], b))
-            and (shown[2] is c or _same(shown[2], c))
-            and (shown[3] is d or _same(shown[3], d))
-            and (shown[4] is e or _same(shown[4], e))
+            and (self._shown[0] is a or _same(self._shown[0], a))
+            and (self._shown[1] is b or _same(self._shown[1], b))
+            and (self._shown[2] is c or _same(self._shown[2], c))
+            and (self._shown[3] is d or _same(self._shown[3], d))
+            and (self._shown[4] is e or _same(self._shown[4], e))
         ):
             return False
         if self._screen != screen or not in_place:
             self._clear(screen)
         # Copies: a caller may change its list in place (controls.called, match.wins).
-        shown[0] = _kept(a)
-        shown[1] = _kept(b)
-        shown[2] = _kept(c)
-        shown[3] = _kept(d)
-        shown[4] = _kept(e)
+        self._shown[0] = _kept(a)
+        self._shown[1] = _kept(b)
+        self._shown[2] = _kept(c)
+        self._shown[3] = _kept(d)
+        self._shown[4] = _kept(e)
         self._fresh = bool(self.regions_per_call)
         return True
 
