@@ -267,6 +267,25 @@ def test_frames_spread_over_calls_end_on_the_same_screen():
     assert most <= slot + message  # one region, and then the message row both ways up
 
 
+def test_a_change_in_every_call_still_lets_regions_out(monkeypatch):
+    game, controls, screen, renderer = drawn()
+    renderer.regions_per_call = 1
+    drawn_regions = []
+    draw_region = Renderer._draw_region
+
+    def counted(self, game, controls, region):
+        drawn_regions.append(region)
+        draw_region(self, game, controls, region)
+
+    monkeypatch.setattr(Renderer, "_draw_region", counted)
+    regions = []
+    for call in range(6):
+        controls.hand[0] = 3 * (call % 2)  # KS, 9H, KS...: mashed buttons move the hand
+        renderer.play(game, controls)
+        regions.append(len(drawn_regions))
+    assert regions == [0, 1, 1, 2, 2, 3], "a call that only follows, then one that draws"
+
+
 def test_a_region_a_call_draws_the_message_where_the_text_reaches_player_one_first():
     game, controls, screen, renderer = drawn()
     renderer.regions_per_call = 1

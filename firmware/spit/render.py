@@ -492,6 +492,7 @@ class Renderer:
         # The phase and contest as the last ``_play_changed`` followed them: the message
         # row's ``_seen`` waits until the regions before it are drawn.
         self._followed = [-1, -2, -1]
+        self._only_followed = False  # the last call followed changes and drew nothing
         self._word = None
         self._prompts = None
         self._called_text = ""
@@ -844,6 +845,7 @@ class Renderer:
             and cpus == self._cpus
         ):
             if self.busy:  # only what earlier calls left: no need to look again
+                self._only_followed = False
                 self._start_call()
                 self._draw_pending(game, controls)
             return
@@ -889,12 +891,15 @@ class Renderer:
         followed[1] = controls.contest.winner
         followed[2] = controls.contest.margin_us
         self._follow_hands(controls)
-        if self.regions_per_call:
+        if self.regions_per_call and (self._fresh or not self._only_followed):
             # Following the change was this call's share (after a clear, setting the
-            # table out): the regions go from the next call.
+            # table out): the regions go from the next call. Never two calls in a row,
+            # so that a change in every call (mashed buttons) still lets regions out.
             self._fresh = False
+            self._only_followed = True
             self.busy = True
             return
+        self._only_followed = False
         self._draw_pending(game, controls)
 
     def _draw_pending(self, game, controls):
