@@ -22,16 +22,17 @@ so that no pass of the main loop waits for a whole screen: with 1 (the device),
 each call draws one region, aiming at under 0.8 ms on the chip with its SPI, and
 the next calls of the same screen carry on, whether or not its values changed (new
 values, or another screen, supersede what was left). The call that takes new values
-or starts a clear draws nothing more. A region is a strip of two rows of a clear
-(through ``fill_rows``), an eighth of a row of text (only the eighths that the text
-reaches, or reached before), a glyph row of big text, a colour bar or corner mark or
-an eighth of a histogram row of the self-test, or one of the play screen's: a pile's
-thickness, two edges at a time (the pile a card landed on first, in the pass that
-applied the card), a band of a pile's card, the pile's count, a band of a stock slot's
-top card (``CARD_BANDS`` a card), the edges under it, a pack, a name, a SPIT call. The play screen
-queues its regions in a ring as it follows the actions (setting the table out is a
-sweep over every region rather than a queue); a static screen's drawing is a
-generator that yields after each region. Either way the pixels come out as drawn
+or starts a clear draws nothing more, nor does a play-screen call that follows new
+changes (though never two such calls in a row). A region is a strip of two rows of a
+clear (through ``fill_rows``), an eighth of a row of text (only the eighths that the
+text reaches, or reached before), a glyph row of big text, a colour bar or corner mark
+or an eighth of a histogram row of the self-test, or one of the play screen's: a pile's
+thickness, two edges at a time (the pile a card landed on first), a band of a pile's
+card, the pile's count, a band of a stock slot's top card (``CARD_BANDS`` a card), the
+edges under it, a pack, a name, a SPIT call. The play screen queues its regions in a
+ring as it follows the actions (setting the table out is a sweep over every region
+rather than a queue); a static screen's drawing is a generator that yields after each
+region. Either way the pixels come out as drawn
 whole.
 
 ``lock_heap`` (False by default; True on the device) locks MicroPython's heap while
@@ -52,11 +53,11 @@ made once in both orientations and blitted in colour (a 1-bit bitmap in
 ``MONO_HLSB`` with its bytes in reverse order, read as ``MONO_HMSB``, is the
 same bitmap turned 180 degrees, shifted by its row padding). Where the port runs
 viper code, card glyphs are painted instead, as the rectangles they are made of
-(``hot.ink``), upright or turned. A row of any other
-text, and big text, is drawn upright and its pixels then reversed in place
-(``hot.turn_pixels``, viper code on the chip), which is the window turned. Big text
-is 8x8 text magnified: each glyph row's bits are spread wide through a table, a
-character at a time, into a 1-bit row that is blitted once per pixel row.
+(``hot.ink``), upright or turned. A row of any other text, a player's line of
+information (name, pack, SPIT call) and big text are drawn upright and their pixels
+then reversed in place (``hot.turn_pixels``, viper code on the chip), which is the
+window turned. Big text is 8x8 text magnified: each run of set bits in a glyph row is
+one rectangle, painted in C.
 
 Colours are RGB565 with their two bytes swapped: framebuf stores a pixel
 little-endian and the panel reads it big-endian.
