@@ -231,6 +231,8 @@ def test_a_region_a_call_sends_the_pile_first_then_the_slot_card_then_its_edges(
         renderer.play(game, controls)
         assert screen.windows == expected[:sent]
     renderer.play(game, controls)  # the pile's count, which has nothing to show (counts=off)
+    assert renderer.busy, "the labels and the message row are looked at by the next call"
+    renderer.play(game, controls)
     assert not renderer.busy
     renderer.play(game, controls)
     assert len(screen.windows) == len(expected)  # all caught up: nothing more to send
@@ -279,11 +281,11 @@ def test_a_change_in_every_call_still_lets_regions_out(monkeypatch):
 
     monkeypatch.setattr(Renderer, "_draw_region", counted)
     regions = []
-    for call in range(6):
+    for call in range(10):
         controls.hand[0] = 3 * (call % 2)  # KS, 9H, KS...: mashed buttons move the hand
         renderer.play(game, controls)
         regions.append(len(drawn_regions))
-    assert regions == [0, 1, 1, 2, 2, 3], "a call that only follows, then one that draws"
+    assert regions == [0, 0, 0, 0, 1, 1, 1, 1, 1, 2], "four calls that only follow, one draws"
 
 
 def test_a_region_a_call_draws_the_message_where_the_text_reaches_player_one_first():
@@ -299,10 +301,10 @@ def test_a_region_a_call_draws_the_message_where_the_text_reaches_player_one_fir
             break
     row = (layout.MESSAGE_Y, 40, layout.MESSAGE_H)
     turned = (240 - layout.MESSAGE_Y - layout.MESSAGE_H, 40, layout.MESSAGE_H)
-    # The call that notices the banner queues; then an eighth of the row a call, where
-    # the text (x 108 to 211) reaches; player 2's copy from their left, which is player
-    # 1's right.
-    assert calls == [[]] + [[(x, *row)] for x in (80, 120, 160, 200)] + [
+    # The call that notices the banner follows it, the next decides the message; then an
+    # eighth of the row a call, where the text (x 108 to 211) reaches; player 2's copy
+    # from their left, which is player 1's right.
+    assert calls == [[], []] + [[(x, *row)] for x in (80, 120, 160, 200)] + [
         [(x, *turned)] for x in (200, 160, 120, 80)
     ]
     assert message_rows(screen) == text_row("P2 by 0.31 ms", WHITE)

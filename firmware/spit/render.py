@@ -232,6 +232,8 @@ _MSG_BANNER = const(8)
 # How many actions since the last frame are followed one by one; after more, every
 # region is checked.
 _FOLLOW_MAX = const(8)
+# How many calls in a row may only follow changes; the next one draws a region too.
+_FOLLOWS_MAX = const(4)
 # The regions that followed actions leave to draw: a pile's thickness (a few of its edges
 # at a time), a band of a pile's card, a pile's counts, a band of a stock slot's top
 # card, the edges of the cards under it, a pack.
@@ -493,7 +495,7 @@ class Renderer:
         # The phase and contest as the last ``_play_changed`` followed them: the message
         # row's ``_seen`` waits until the regions before it are drawn.
         self._followed = [-1, -2, -1]
-        self._only_followed = False  # the last call followed changes and drew nothing
+        self._only_followed = 0  # calls in a row that followed changes and drew nothing
         self._word = None
         self._prompts = None
         self._called_text = ""
@@ -846,7 +848,7 @@ class Renderer:
             and cpus == self._cpus
         ):
             if self.busy:  # only what earlier calls left: no need to look again
-                self._only_followed = False
+                self._only_followed = 0
                 self._start_call()
                 self._draw_pending(game, controls)
             return
@@ -892,27 +894,34 @@ class Renderer:
         followed[1] = controls.contest.winner
         followed[2] = controls.contest.margin_us
         self._follow_hands(controls)
-        if self.regions_per_call and (self._fresh or not self._only_followed):
+        if self.regions_per_call and (self._fresh or self._only_followed < _FOLLOWS_MAX):
             # Following the change was this call's share (after a clear, setting the
-            # table out): the regions go from the next call. Never two calls in a row,
-            # so that a change in every call (mashed buttons) still lets regions out.
+            # table out): the regions go from the next call. Not in every call, so that
+            # a change in every call (mashed buttons) still lets regions out.
             self._fresh = False
-            self._only_followed = True
+            self._only_followed += 1
             self.busy = True
             return
-        self._only_followed = False
+        self._only_followed = 0
         self._draw_pending(game, controls)
 
     def _draw_pending(self, game, controls):
         # In this order, each a region at a time; what this call cannot draw waits
-        # for the next.
-        if (
+        # for the next. The labels and the message row are looked at only by a call
+        # that has its region still to spend, and a new message's pieces go from the
+        # next call: deciding the message takes about 0.3 ms on the chip.
+        if not (
             (self._clear_row >= HEIGHT or self._clear_strips())
             and self._draw_queued(game, controls)
-            and self._draw_labels(controls, self._cpus)
         ):
-            self._decide_message(game, controls, len(game.history))
-            self._draw_message()
+            return
+        if self._left == 0 or not self._draw_labels(controls, self._cpus) or self._left == 0:
+            self.busy = True
+            return
+        if self._decide_message(game, controls, len(game.history)) and self.regions_per_call:
+            self.busy = True
+            return
+        self._draw_message()
 
     def _place(self, piles, slots):
         if piles == self._piles and slots == self._slots:
@@ -1242,7 +1251,7 @@ class Renderer:
             self.display.show(stack_x(piles, pile, i), PILE_Y, STACK_STEP, CARD_H, column)
 
     def _decide_message(self, game, controls, done):
-        """What the message row shows; a new message starts being drawn."""
+        """What the message row shows; True when a new message starts being drawn."""
         contest = controls.contest
         if contest.banner is None:
             self.busy = True  # a margin whose banner the controls' next update makes
@@ -1301,6 +1310,7 @@ class Renderer:
         self._message_x = x
         self._message_ink = ink
         self._message_at = 0
+        return True
 
     def _draw_message(self):
         """The message row's pieces still to draw while this call may: player 1's
