@@ -23,7 +23,7 @@ each call draws one region, aiming at under 0.8 ms on the chip with its SPI, and
 the next calls of the same screen carry on, whether or not its values changed (new
 values, or another screen, supersede what was left). The call that takes new values
 or starts a clear draws nothing more, nor does a play-screen call that follows new
-changes (though never two such calls in a row). A region is a strip of two rows of a
+changes (at most four such calls in a row). A region is a strip of two rows of a
 clear (through ``fill_rows``), an eighth of a row of text (only the eighths that the
 text reaches, or reached before), a glyph row of big text, a colour bar or corner mark
 or an eighth of a histogram row of the self-test, or one of the play screen's: a pile's
