@@ -286,8 +286,7 @@ def _pile_regions(pile):
 
 def _slot_regions(seat_slot):
     """A stock slot's top card's bands, then the edges under it; ``seat_slot`` is
-    player * _SLOTS_MAX + slot. A card played queues its pile's regions first: the card
-    landing there is what the players watch for."""
+    player * _SLOTS_MAX + slot."""
     face = _R_FACE + seat_slot  # player * 5 + slot, as _SLOTS_MAX is 5
     return [face + band * 10 for band in range(CARD_BANDS)] + [_R_EDGES + seat_slot]
 
@@ -321,7 +320,8 @@ def _contest_key(contest):
 
 
 def _prompts(word):
-    """The message row's prompts, in the order of the _MSG_ keys, and the call."""
+    """The message row's prompts, in the order of the _MSG_ keys, the call, and the
+    "press" line of the title and the ready screen."""
     prompts = (
         "",
         "both press " + word,
@@ -481,7 +481,9 @@ class Renderer:
         slots = [_slot_regions(i) for i in range(2 * _SLOTS_MAX)]  # player * _SLOTS_MAX + slot
         self._face_regions = [bytes(regions[:CARD_BANDS]) for regions in slots]
         self._slot_regions = [bytes(regions) for regions in slots]
-        self._play_regions = [  # by (player * _SLOTS_MAX + slot) * 2 + pile
+        # A card played: its pile's regions first, the card landing there being what the
+        # players watch for. By (player * _SLOTS_MAX + slot) * 2 + pile.
+        self._play_regions = [
             bytes(piles[i % 2] + slots[i // 2] + [_R_PILE_COUNT + i % 2])
             for i in range(4 * _SLOTS_MAX)
         ]
@@ -499,7 +501,6 @@ class Renderer:
         self._word = None
         self._prompts = None
         self._called_text = ""
-        self._press_text = ""
         # The message row being drawn, and how far: columns of player 1's copy, then
         # player 2's (2 * WIDTH: all drawn).
         self._message_text = ""
@@ -915,6 +916,7 @@ class Renderer:
             and self._draw_queued(game, controls)
         ):
             return
+        # Its region spent on the queue, or on a label: the rest waits for the next call.
         if self._left == 0 or not self._draw_labels(controls, self._cpus) or self._left == 0:
             self.busy = True
             return
@@ -1071,7 +1073,7 @@ class Renderer:
 
     def _set_word(self, word):
         self._word = word
-        self._prompts, self._called_text, self._press_text = self._words[word]
+        self._prompts, self._called_text, _ = self._words[word]
         self._keys[_K_MESSAGE] = -1
         self._seen[0] = -1
         self._keys[_K_CALL] = self._keys[_K_CALL + 1] = -1

@@ -7,7 +7,8 @@ calls ``run(now)`` on every pass.
 
 A round's end and the next round's deal go in passes of their own: the game waits
 in ``PHASE_DEALING`` through the rest of the pass that ended the round (no more
-presses are committed in it), and ``run`` deals at the start of the next.
+presses are committed in it), ``run`` shuffles the hands at the start of the next
+and lays the round out at the start of the one after.
 
 Every game clock (the automatic spit, the slap time limit, the CPU seats) runs at the
 commit horizon, ``now`` less the settle window: the moment up to which every press is
