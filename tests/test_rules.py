@@ -531,17 +531,19 @@ def test_slapping_the_larger_pile_takes_the_larger_pile():
     assert game.last_round.took == [4, 5]
 
 
-def test_a_game_that_deals_later_waits_with_the_round_counted_then_deals_the_same():
+def test_a_game_that_deals_later_waits_scores_the_round_as_it_shuffles_then_deals_the_same():
     now = cleared_round(rest="2")
     later = cleared_round(rest="2")
     later.deals_later = True
     now.apply(slap(P2, A))
     later.apply(slap(P2, A))
-    assert later.phase == PHASE_DEALING and later.round == 1
-    assert vars(later.last_round) == vars(now.last_round)
+    assert later.phase == PHASE_DEALING
+    assert later.round == 0 and later.last_round is None, "scored when it shuffles"
     assert later.legal_actions() == [] and later.is_stuck() is False
     assert refused(later, SPIT_ACTION) == NOT_NOW
     assert_whole(later)
+    later.shuffle()
+    assert later.round == 1 and vars(later.last_round) == vars(now.last_round)
     later.deal()
     assert later.phase == PHASE_READY
     assert (later.stock, later.face_up, later.pack) == (now.stock, now.face_up, now.pack)

@@ -169,7 +169,7 @@ def test_a_slap_made_before_the_time_limit_beats_it_though_committed_after_it():
     table.run(limit + 100)  # the slap is not committed yet, and the limit has passed
     assert table.game.phase == PHASE_SLAP
     table.run(limit + 600)
-    assert table.game.last_round.slapper == 1, "the player's slap, not the device's"
+    assert table.game.history[-1] == slap(1, 1), "the player's slap, not the device's"
 
 
 def test_the_next_round_is_shuffled_and_dealt_in_the_two_passes_after_the_slap():
@@ -179,10 +179,11 @@ def test_the_next_round_is_shuffled_and_dealt_in_the_two_passes_after_the_slap()
     table.touch(keys.button_id(1, keys.LEFT), 0)
     table.touch(keys.button_id(0, keys.SPIT), 10)  # a call for the next round, at once
     table.run(settle + 100)
-    assert game.phase == PHASE_DEALING and game.last_round.slapper == 1
+    assert game.phase == PHASE_DEALING and game.history[-1] == slap(1, 1)
     assert not table.controls.called[0], "no press is committed after the slap in its pass"
     table.run(settle + 200)
-    assert game.phase == PHASE_DEALING and game.shuffled, "a pass to shuffle"
+    assert game.phase == PHASE_DEALING and game.shuffled, "a pass to score and shuffle"
+    assert game.last_round.slapper == 1
     assert not table.controls.called[0]
     table.run(settle + 300)
     assert game.phase == PHASE_READY and not table.controls.called[0], "a pass to deal"

@@ -190,6 +190,7 @@ class Game:
         self.history = []
         self.deals_later = False
         self._hands = ([], [])  # each player's cards gathered when a round ends
+        self._ending = None  # how the round ended, until ``shuffle()`` scores it
         self.shuffled = False  # they are shuffled, for ``deal()`` to lay out
         # Who can play (bit p: player p) and whether nobody can move, worked out at
         # the history length ``_known_at`` (``_know``).
@@ -612,36 +613,48 @@ class Game:
         return takes
 
     def _end_round(self, takes, cleared, slapper):
-        left = [0, 0]  # what each held: their hand less what they took
-        hands = self._hands
+        """End the round (``takes``: what each player took from the middle). Its score
+        and the gathering of the cards into the hands wait for ``shuffle()``, in the
+        pass after the slap on the device: nothing moves in between."""
+        self._ending = (takes, cleared, slapper)
+        self.phase = PHASE_DEALING
+        if not self.deals_later:
+            self.deal()
+
+    def _score_round(self, takes, cleared, slapper):
+        """The round's end as ``last_round`` tells it, its points, and each player's
+        cards gathered: what they took, their pack, their stock."""
+        took = [len(takes[0]), len(takes[1])]
+        left = [0, 0]  # what each held: their pack and stock
         for player in (0, 1):
-            hand = hands[player]
+            hand = self._hands[player]
             del hand[:]  # unlike clear(), keeps the room it had: no allocation
             hand.extend(takes[player])
             hand.extend(self.pack[player])
             for cards in self.stock[player]:
                 hand.extend(cards)
-            left[player] = len(hand) - len(takes[player])
+            left[player] = len(hand) - took[player]
         self.last_round = RoundEnd(
-            cleared, slapper, [len(takes[0]), len(takes[1])], left, [len(hands[0]), len(hands[1])]
+            cleared, slapper, took, left, [len(self._hands[0]), len(self._hands[1])]
         )
         self.round += 1
         if self.options.score == "points":
             self.points[0] += left[0]
             self.points[1] += left[1]
-        self.phase = PHASE_DEALING
-        if not self.deals_later:
-            self.deal()
 
     def shuffle(self):
-        """Shuffle the hands gathered when the round ended: the first half of ``deal()``,
-        which the device runs a pass ahead of it (each half is about a millisecond on
-        the Pico). Refused outside ``PHASE_DEALING``."""
+        """Score the round that ended and shuffle each player's cards: the first half of
+        ``deal()``, which the device runs a pass ahead of it (each half is about a
+        millisecond on the Pico). Refused outside ``PHASE_DEALING``."""
         self._require(self.phase == PHASE_DEALING, NOT_NOW)
-        if not self.shuffled:
-            for hand in self._hands:
-                self.rng.shuffle(hand)
-            self.shuffled = True
+        if self.shuffled:
+            return
+        takes, cleared, slapper = self._ending
+        self._ending = None
+        self._score_round(takes, cleared, slapper)
+        for hand in self._hands:
+            self.rng.shuffle(hand)
+        self.shuffled = True
 
     def deal(self):
         """Shuffle the hands gathered when the round ended (unless ``shuffle()`` did)
