@@ -245,6 +245,7 @@ def plan(files, on_board, manifest):
 # it still runs the game.
 FALLBACK_MODULES = (
     "drivers.window_viper",
+    "spit.big_text_viper",
     "spit.fast_native",
     "spit.ink_viper",
     "spit.rng_viper",

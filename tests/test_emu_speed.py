@@ -123,7 +123,7 @@ def test_the_pico_draws_and_shuffles_in_viper_as_the_plain_twins_do(pico):
 
 _INK_CHECK = """
 import framebuf, gc, hashlib, time
-from spit import hot, render
+from spit import big_text, hot, render
 from spit.controls import Controls
 from spit.render import Renderer
 from spit.rules import Game
@@ -164,19 +164,33 @@ def frames():
     return display.sha.digest(), spent
 
 
-print(hot.ink is not None)
+def static_screens():
+    # Big text both ways up: the title, a ready screen, the countdown.
+    display = Digest()
+    renderer = Renderer(display, framebuf)
+    renderer.title("SPIT", 42)
+    renderer.ready("SLAM", [True, False], (False, True), "")
+    renderer.countdown(2)
+    return display.sha.digest()
+
+
+print(hot.ink is not None, hot.glyph_row_shape is not big_text.glyph_row_shape)
 viper = frames()
+viper_static = static_screens()
 render.ink = None
+render.glyph_row_shape = big_text.glyph_row_shape
 plain = frames()
+plain_static = static_screens()
 render.ink = hot.ink
-print(viper[0] == plain[0], plain[1], viper[1])
+render.glyph_row_shape = hot.glyph_row_shape
+print(viper[0] == plain[0] and viper_static == plain_static, plain[1], viper[1])
 """
 
 
-def test_the_pico_paints_glyphs_in_viper_as_framebuf_blits_them(pico):
+def test_the_pico_paints_glyphs_and_big_text_in_viper_as_framebuf_does(pico):
     out = pico.exec(_INK_CHECK, within_us=60_000_000).split()
-    assert out[:2] == ["True", "True"]
-    plain_us, viper_us = int(out[2]), int(out[3])
+    assert out[:3] == ["True", "True", "True"]
+    plain_us, viper_us = int(out[3]), int(out[4])
     assert viper_us < plain_us
 
 

@@ -1,12 +1,12 @@
 """The hot loops and their native twins (spit.fast, spit.fast_native, spit.turn,
-spit.turn_viper, spit.hot).
+spit.turn_viper, spit.big_text, spit.big_text_viper, spit.hot).
 
 The native module must be the plain one plus decorators, line for line; both must give
 the answers of the slow, obvious definitions (``cards.adjacent`` over every pair); the
 MicroPython VM, which has no native emitter, must take the plain twins and agree. The
 viper twin of ``turn_pixels`` runs here as Python, its ``ptr16`` and ``ptr32`` memoryviews
-of 16- and 32-bit items, and must agree with the plain one; so does ``ink``, which must
-paint every screen as framebuf's blit does.
+of 16- and 32-bit items, and must agree with the plain one; so must ``glyph_row_shape``'s
+twins, and ``ink`` must paint every screen as framebuf's blit does.
 """
 
 import ast
@@ -16,7 +16,7 @@ from array import array
 
 import framebuf
 from positions import position
-from spit import fast, fast_native, hot, render, turn
+from spit import big_text, fast, fast_native, hot, render, turn
 from spit.cards import FITS, RANK_COUNT, adjacent
 from spit.controls import Controls
 from spit.render import Renderer
@@ -101,20 +101,28 @@ def test_the_vm_takes_the_plain_twins_and_agrees(mpvm):
     assert out.split("\n")[:2] == ["False True", "%d %s" % (ranks, fast.can_play(stock, ranks))]
 
 
-def _viper_twin():
-    """``spit.turn_viper`` run as Python: its decorator a no-op, ``ptr16`` and ``ptr32``
-    memoryviews, every buffer word-aligned (``ptr8``'s address 0)."""
-    with open(os.path.join(FIRMWARE, "spit", "turn_viper.py")) as f:
+def _as_python(module_file, function, **builtins):
+    """A viper function run as Python: its decorator a no-op, the viper built-ins it uses
+    (``ptr8``, ``ptr16``, ``ptr32``, ``uint``) given as ``builtins``."""
+    with open(os.path.join(FIRMWARE, "spit", module_file)) as f:
         source = f.read()
-    namespace = {
-        "micropython": type("viperless", (), {"viper": staticmethod(lambda fn: fn)}),
-        "ptr8": lambda buf: 0,
-        "ptr16": lambda buf: memoryview(buf).cast("H"),
-        "ptr32": lambda buf: memoryview(buf).cast("I"),
-        "uint": int,
-    }
-    exec(compile(source.replace("import micropython\n", ""), "turn_viper.py", "exec"), namespace)
-    return namespace["turn_pixels"]
+    namespace = {"micropython": type("viperless", (), {"viper": staticmethod(lambda fn: fn)})}
+    namespace.update(builtins)
+    exec(compile(source.replace("import micropython\n", ""), module_file, "exec"), namespace)
+    return namespace[function]
+
+
+def _viper_twin():
+    """``spit.turn_viper`` as Python: ``ptr16`` and ``ptr32`` memoryviews, every buffer
+    word-aligned (``ptr8``'s address 0)."""
+    return _as_python(
+        "turn_viper.py",
+        "turn_pixels",
+        ptr8=lambda buf: 0,
+        ptr16=lambda buf: memoryview(buf).cast("H"),
+        ptr32=lambda buf: memoryview(buf).cast("I"),
+        uint=int,
+    )
 
 
 def test_the_turn_twins_reverse_the_pixels_and_keep_their_bytes():
@@ -144,19 +152,47 @@ def test_the_host_and_the_vm_take_the_plain_turn(mpvm):
 
 
 def _viper_ink():
-    """``spit.ink_viper`` run as Python: ``ptr8`` reads the shape's bytes, ``ptr16`` the
+    """``spit.ink_viper`` as Python: ``ptr8`` reads the shape's bytes, ``ptr16`` the
     window's pixels, ``ptr32`` the spec's signed words or the window's pixel pairs."""
-    with open(os.path.join(FIRMWARE, "spit", "ink_viper.py")) as f:
-        source = f.read()
-    namespace = {
-        "micropython": type("viperless", (), {"viper": staticmethod(lambda fn: fn)}),
-        "ptr8": lambda buf: memoryview(buf),
-        "ptr16": lambda buf: memoryview(buf).cast("B").cast("H"),
+    return _as_python(
+        "ink_viper.py",
+        "ink",
+        ptr8=memoryview,
+        ptr16=lambda buf: memoryview(buf).cast("B").cast("H"),
         # The spec's words are signed; a window's are pixel pairs.
-        "ptr32": lambda buf: memoryview(buf).cast("B").cast("i" if type(buf) is array else "I"),
-    }
-    exec(compile(source.replace("import micropython\n", ""), "ink_viper.py", "exec"), namespace)
-    return namespace["ink"]
+        ptr32=lambda buf: memoryview(buf).cast("B").cast("i" if type(buf) is array else "I"),
+    )
+
+
+def test_the_big_text_twins_shape_every_glyph_row_alike():
+    viper_shape = _as_python(
+        "big_text_viper.py",
+        "glyph_row_shape",
+        ptr8=memoryview,
+        ptr32=lambda buf: memoryview(buf).cast("B").cast("i"),
+    )
+    bits = bytearray(40 * 8)
+    text = "".join(chr(c) for c in range(32, 72))  # 40 characters a row
+    framebuf.FrameBuffer(bits, 320, 8, framebuf.MONO_HLSB).text(text, 0, 0, 1)
+    shapes = 0
+    for chars, scale in ((1, 8), (4, 4), (6, 2), (31, 1)):
+        for row in range(8):
+            spec = array("i", (row, chars, scale))
+            plain = bytearray(b"\xff" * (2 + 16 * chars))
+            viper = bytearray(b"\xee" * (2 + 16 * chars))
+            big_text.glyph_row_shape(bits, plain, spec)
+            viper_shape(bits, viper, spec)
+            assert plain == viper
+            # The rectangles cover exactly the set bits of the glyph row, magnified.
+            covered = set()
+            for at in range(2, len(plain), 4):
+                left, top, width, height = plain[at : at + 4]
+                assert top == 0 and height in (0, scale) and width % scale == 0
+                covered |= {(left + i) // scale for i in range(width)}
+            lit = {c for c in range(8 * chars) if bits[row * 40 + c // 8] & 0x80 >> c % 8}
+            assert covered == lit and plain[:2] == bytes((8 * chars * scale, scale))
+            shapes += bool(lit)
+    assert shapes > 20
 
 
 def _every_screen(renderer):
@@ -173,6 +209,7 @@ def _every_screen(renderer):
     screens = (
         lambda: renderer.play(game, controls, (False, True)),
         lambda: renderer.title("SPIT", 1234),
+        lambda: renderer.ready("SLAM", [True, False], (False, True), "hint"),
         lambda: renderer.countdown(3),
         lambda: renderer.round_result(RoundEnd(0, 1, [0, 3], [6, 6], [20, 32]), "P1 by 1.52 ms"),
         lambda: renderer.match_result(0, [2, 1], (False, True), ("P1 612 ms, best 401",), 77),

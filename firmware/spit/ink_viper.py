@@ -54,6 +54,18 @@ def ink(window, shape, spec):
             top = 0
         if bottom > wh:
             bottom = wh
+        if right - left <= 2 and left < right:
+            # A column a pixel or two wide (a card's edge, a glyph's stem): the rows
+            # without the loop that pairs pixels, about three times quicker.
+            i = top * ww + left
+            two = right - left == 2
+            while top < bottom:
+                dst[i] = colour
+                if two:
+                    dst[i + 1] = colour
+                i += ww
+                top += 1
+            continue
         row = top * ww
         while top < bottom:
             i = row + left
