@@ -331,6 +331,29 @@ def test_a_region_a_call_spreads_a_whole_redraw_clear_first():
     assert screen.pixels == alone.pixels
 
 
+def test_a_new_screen_answering_a_press_sends_its_first_strip_in_its_first_call():
+    game, controls, screen, renderer = drawn()
+    renderer.regions_per_call = 1
+
+    def redraw():
+        renderer.invalidate()
+        renderer.play(game, controls)
+
+    screens = (
+        lambda: renderer.ready("SPIT", [False, False]),
+        lambda: renderer.countdown(3),
+        redraw,
+    )
+    for answering in (True, False):
+        for draw in screens:
+            renderer.answering = answering
+            before = screen.bytes
+            draw()
+            renderer.answering = False
+            assert screen.bytes - before == (320 * 2 * 2 if answering else 0)
+            assert renderer.busy
+
+
 def test_player_two_s_played_card_resends_the_same_regions_turned():
     game, controls, screen, renderer = drawn()
     game.apply(play(1, 2, 1))  # P2's 7S onto 8C

@@ -23,7 +23,8 @@ each call draws one region, aiming at under 0.8 ms on the chip with its SPI, and
 the next calls of the same screen carry on, whether or not its values changed (new
 values, or another screen, supersede what was left). The call that takes new values
 or starts a clear draws nothing more, nor does a play-screen call that follows new
-changes (at most four such calls in a row). A region is a strip of two rows of a
+changes (at most four such calls in a row), unless ``answering`` is set: then it
+draws its first region too (a new screen answering a press). A region is a strip of two rows of a
 clear (through ``fill_rows``), an eighth of a row of text (only the eighths that the
 text reaches, or reached before), a glyph row of big text, a colour bar or corner mark
 or an eighth of a histogram row of the self-test, or one of the play screen's: a pile's
@@ -53,11 +54,11 @@ made once in both orientations and blitted in colour (a 1-bit bitmap in
 ``MONO_HLSB`` with its bytes in reverse order, read as ``MONO_HMSB``, is the
 same bitmap turned 180 degrees, shifted by its row padding). Where the port runs
 viper code, card glyphs are painted instead, as the rectangles they are made of
-(``hot.ink``), upright or turned. A row of any other text, a player's line of
-information (name, pack, SPIT call) and big text are drawn upright and their pixels
-then reversed in place (``hot.turn_pixels``, viper code on the chip), which is the
-window turned. Big text is 8x8 text magnified: each run of set bits in a glyph row is
-one rectangle, painted in C.
+(``hot.ink``), upright or turned. A row of any other text and a player's line of
+information (name, pack, SPIT call) are drawn upright and their pixels then reversed
+in place (``hot.turn_pixels``, viper code on the chip), which is the window turned.
+Big text is 8x8 text magnified: each run of set bits in a glyph row is one rectangle
+(``hot.glyph_row_shape``), painted as a card's glyphs are, upright or turned.
 
 Colours are RGB565 with their two bytes swapped: framebuf stores a pixel
 little-endian and the panel reads it big-endian.
@@ -68,7 +69,7 @@ from array import array
 from micropython import const, heap_lock, heap_unlock
 
 from spit.glyphs import RANKS, RED_SUITS, SUITS
-from spit.hot import ink, turn_pixels
+from spit.hot import glyph_row_shape, ink, turn_pixels
 from spit.keys import KEY_NAMES, KEYS_PER_PLAYER
 from spit.layout import (
     BARS_H,
@@ -427,7 +428,8 @@ class Renderer:
         # 8x8 text: a row to magnify, and the labels player 2 reads in play.
         self._mono = bytearray(_LINE_BYTES)
         self._mono_fb = framebuf.FrameBuffer(self._mono, WIDTH, 8, framebuf.MONO_HLSB)
-        # A glyph row of big text, its bits spread wide (``_big``), and their tables.
+        # Big text's glyph row to shape: the row, the characters, the scale (``_big``).
+        self._big_spec = array("i", (0, 0, 1))
         self._labels = {}
         for label in _DIGITS + NAMES + ("CPU", "pack"):
             self._label(label)
@@ -445,6 +447,9 @@ class Renderer:
         self._w = 0
         self._h = 0
         self._flip = False
+        # A card's glyph (which has its shape): painted where viper code runs, else
+        # blitted; a call fewer a glyph than ``_blit``, which asks each time.
+        self._glyph = self._blit_fb if ink is None else self._ink
         # What is still to draw, and what this call may still draw.
         self.regions_per_call = 0
         self.lock_heap = False  # the device's: see ``_locked``
@@ -455,6 +460,7 @@ class Renderer:
         self._clear_row = HEIGHT  # the next strip of a clear going out
         self._steps = None  # a static screen's drawing, a region a step
         self._fresh = False  # new values taken this call: drawing starts with the next
+        self.answering = False  # set by the caller: this call sends its first region too
         self._backdrop_due = False  # the self-test's bars and corners, after a clear
         self._drawn = {}  # what each piece of a static screen's rows shows
         # The play screen as last drawn.
@@ -720,32 +726,17 @@ class Renderer:
         self._mono[:] = _NO_BITS  # a copy in C: filling a 1-bit FrameBuffer goes pixel by pixel
         self._mono_fb.text(text, 0, 0, 1)
 
-    def _big(self, chars, x, scale, ink, first, last):
-        """Glyph rows ``first`` to ``last - 1`` of the ``chars`` characters ``_glyphs``
-        laid out, magnified ``scale`` times, upright, ``x`` from the window's left (static
-        screens only): each run of set bits in a glyph row is one rectangle, ``scale``
-        pixels high, painted in C."""
-        mono = self._mono
-        fb = self._fb
+    def _big(self, shape, x, y, ink, first, last):
+        """Glyph rows ``first`` to ``last - 1`` of the text ``_glyphs`` laid out,
+        magnified as ``shape`` (a bitmap tuple whose shape ``glyph_row_shape`` rewrites
+        for each row), their top left at ``x, y`` as player 1 sees it: each run of set
+        bits in a glyph row is one rectangle, painted upright or turned."""
+        spec = self._big_spec
+        scale = spec[2]
         for row in range(first, last):
-            base = row * _LINE_CHARS
-            top = (row - first) * scale
-            left = x
-            for i in range(chars):
-                byte = mono[base + i]
-                bit = 0
-                while byte:  # the bits left of the glyph row, the leftmost at 0x80
-                    run = 0
-                    while byte & 0x80:
-                        run += 1
-                        byte = byte << 1 & 0xFF
-                    if run:
-                        fb.fill_rect(left + bit * scale, top, run * scale, scale, ink)
-                        bit += run
-                    else:
-                        byte <<= 1
-                        bit += 1
-                left += 8 * scale
+            spec[0] = row
+            glyph_row_shape(self._mono, shape[5], spec)
+            self._shape(shape, x, y + row * scale, ink)
 
     # -- cards --------------------------------------------------------------------
 
@@ -773,9 +764,9 @@ class Renderer:
         over a blank card already in the window."""
         suit = card // 13
         ink = RED if RED_SUITS[suit] else INK
-        self._blit(self._big_ranks[card % 13], x + INSET, y + INSET, ink)
+        self._glyph(self._big_ranks[card % 13], x + INSET, y + INSET, ink)
         mark = self._big_suits[suit]
-        self._blit(mark, x + CARD_W - INSET - mark[2], y + CARD_H - INSET - mark[3], ink)
+        self._glyph(mark, x + CARD_W - INSET - mark[2], y + CARD_H - INSET - mark[3], ink)
 
     def _index(self, card, x, y):
         """Rank and suit along the card's bottom edge (the near edge for its reader)."""
@@ -783,9 +774,9 @@ class Renderer:
         ink = RED if RED_SUITS[suit] else INK
         rank = self._index_ranks[card % 13]
         bottom = y + CARD_H - INDEX_INSET
-        self._blit(rank, x + INDEX_INSET, bottom - rank[3], ink)
+        self._glyph(rank, x + INDEX_INSET, bottom - rank[3], ink)
         mark = self._index_suits[suit]
-        self._blit(mark, x + CARD_W - INDEX_INSET - mark[2], bottom - mark[3], ink)
+        self._glyph(mark, x + CARD_W - INDEX_INSET - mark[2], bottom - mark[3], ink)
 
     # -- the play screen ------------------------------------------------------------
 
@@ -850,7 +841,11 @@ class Renderer:
         ):
             if self.busy:  # only what earlier calls left: no need to look again
                 self._only_followed = 0
-                self._start_call()
+                # ``_start_call``, inlined: this is the path of every region drawn.
+                self._left = self.regions_per_call or -1
+                self.busy = False
+                if self._left > 0 and self._background and self.display.busy():
+                    self._left = 0
                 self._draw_pending(game, controls)
             return
         self._play_changed(game, controls, cpus)
@@ -895,7 +890,11 @@ class Renderer:
         followed[1] = controls.contest.winner
         followed[2] = controls.contest.margin_us
         self._follow_hands(controls)
-        if self.regions_per_call and (self._fresh or self._only_followed < _FOLLOWS_MAX):
+        if (
+            self.regions_per_call
+            and not self.answering
+            and (self._fresh or self._only_followed < _FOLLOWS_MAX)
+        ):
             # Following the change was this call's share (after a clear, setting the
             # table out): the regions go from the next call. Not in every call, so that
             # a change in every call (mashed buttons) still lets regions out.
@@ -1168,7 +1167,8 @@ class Renderer:
             self._begin(self._edges, ex, STOCK_Y, flip, FELT)
             self._ink(self._edge_outlines[under], ex, STOCK_Y, OUTLINE)
             self._ink(self._edge_fills[under], ex, STOCK_Y, BACK)
-            self._ink(self._edge_fills[up if up < under else under], ex, STOCK_Y, FACE)
+            if up:  # face-up cards under the top (stack=on)
+                self._ink(self._edge_fills[up if up < under else under], ex, STOCK_Y, FACE)
             self._end()
         else:
             self._begin(self._edges, ex, STOCK_Y, flip, FELT)
@@ -1390,10 +1390,11 @@ class Renderer:
             return
         self._start_call()
         if self._fresh:
-            # The call that took new values has spent its share comparing and copying.
             self._fresh = False
-            self.busy = True
-            return
+            if not self.answering:
+                # The call that took new values has spent its share comparing and copying.
+                self.busy = True
+                return
         if not self._clear_strips():
             return
         while self._afford():
@@ -1414,17 +1415,29 @@ class Renderer:
         if scale == 1:
             yield from self._pieces(player, text, x, y, ink)
             return
+        if 8 * len(text) * scale > 255:
+            raise ValueError("big text wider than a shape holds: %r" % text)
+        shown = self._row_pieces(player, y)
+        content = (text, ink, x, scale)
+        if shown[0] == content:
+            yield  # a screen redrawn in place, this row unchanged: its look is a step
+            return
+        shown[0] = content
         window = 8 * max(len(text), chars) * scale
         wx = (WIDTH - window) // 2
         rows = 1 if self.regions_per_call else 8  # glyph rows a window
         view = self._view(window, rows * scale)
+        # A glyph row's rectangles: at most 4 a character (runs of set bits in 8).
+        shape = (None, None, 8 * len(text) * scale, scale, 0, bytearray(2 + 16 * len(text)))
         self._glyphs(text)
+        self._big_spec[1] = len(text)
+        self._big_spec[2] = scale
+        if rows == 1:
+            yield  # setting the row up was this call's share
         for first in range(0, 8, rows):
             with self._heap_locked:
-                self._begin(view, wx, y + first * scale, False, FELT)
-                self._big(len(text), x - wx, scale, ink, first, first + rows)
-                if player == 1:
-                    self._turn_window()
+                self._begin(view, wx, y + first * scale, player == 1, FELT)
+                self._big(shape, x, y, ink, first, first + rows)
                 self._end()
             yield
 
@@ -1435,17 +1448,44 @@ class Renderer:
         end = x + 8 * len(text)
         content = (text, ink, x)
         pieces = self._row_pieces(player, y)
+        drew = False
         for left in range(0, WIDTH, width):
             was = pieces[left // width]
             if was == content:
                 continue
             pieces[left // width] = content
-            if _touches(x, end, left, width) or (
-                was is not None and _touches(was[2], was[2] + 8 * len(was[0]), left, width)
+            # ``_touches`` inlined, for the new text and the old: a step that passes over
+            # pieces of bare felt costs a few microseconds a piece, not two calls.
+            right = left + width
+            if (x < right and end > left) or (
+                was is not None and was[2] < right and was[2] + 8 * len(was[0]) > left
             ):
                 with self._heap_locked:
                     self._text_row(player, text, x, y, ink, left, width)
+                drew = True
                 yield
+        if not drew:
+            yield  # nothing new in this row: looking at it was a step (rows a step at most)
+
+    def _cells(self, player, cells, y, ink):
+        """Steps drawing a row of eight texts of up to five characters, each in a piece
+        of its own (as a row of the texts padded to five would show them), so that a
+        text that changes redraws its piece alone: the self-test's counts and ages."""
+        if self._piece_width() == WIDTH:
+            yield from self._pieces(player, "".join("%-5s" % cell for cell in cells), 0, y, ink)
+            return
+        pieces = self._row_pieces(player, y)
+        drew = False
+        for i in range(len(cells)):
+            content = (cells[i], ink, i * _PIECE_W)
+            if pieces[i] != content:
+                pieces[i] = content
+                with self._heap_locked:
+                    self._text_row(player, cells[i], i * _PIECE_W, y, ink, i * _PIECE_W, _PIECE_W)
+                drew = True
+                yield
+        if not drew:
+            yield  # as in ``_pieces``: a row a step at most
 
     def _both(self, text, y, ink, scale=1):
         yield from self._line(0, text, y, ink, scale)
@@ -1590,16 +1630,11 @@ class Renderer:
             yield from self._corners()
             self._backdrop_due = False
         for player in (0, 1):
-            names = ""
-            counts = ""
-            times = ""
-            for button in range(KEYS_PER_PLAYER):
-                names += "%-5s" % KEY_NAMES[button]
-                counts += "%-5d" % presses[player * KEYS_PER_PLAYER + button]
-                times += "%-5s" % ages[player * KEYS_PER_PLAYER + button]
-            yield from self._line(player, names, HALF_Y + 10, HIGHLIGHT, 1, 0)
-            yield from self._line(player, counts, HALF_Y + 22, WHITE, 1, 0)
-            yield from self._line(player, times, HALF_Y + 34, DIM, 1, 0)
+            first = player * KEYS_PER_PLAYER
+            counts = ["%d" % presses[first + button] for button in range(KEYS_PER_PLAYER)]
+            yield from self._cells(player, KEY_NAMES, HALF_Y + 10, HIGHLIGHT)
+            yield from self._cells(player, counts, HALF_Y + 22, WHITE)
+            yield from self._cells(player, ages[first : first + KEYS_PER_PLAYER], HALF_Y + 34, DIM)
             yield from self._histogram(player, bins)
             for i in range(2):
                 text = lines[i] if i < len(lines) else ""
@@ -1682,15 +1717,15 @@ def _same(kept, value):
 def _kept(value):
     """A value to compare later calls with: sequences copied deeply, each keeping its
     type, so that comparing it with an unchanged value is one ``==`` in C."""
-    if isinstance(value, list):
-        return [_kept(item) for item in value]
-    if isinstance(value, tuple):
-        for item in value:
-            if _is_sequence(item):
-                return tuple([_kept(item) for item in value])
-        # Nothing in it can change (the seats, say): kept as it is, with no generator
-        # or copy allocated.
-    return value
+    if not isinstance(value, _SEQUENCES):
+        return value  # most values: a text or a number, asked about once
+    for item in value:
+        if isinstance(item, _SEQUENCES):
+            kept = [_kept(item) for item in value]
+            return kept if isinstance(value, list) else tuple(kept)
+    # Flat: a list copied in C; a tuple that nothing in can change (the seats, say)
+    # kept as it is.
+    return list(value) if isinstance(value, list) else value
 
 
 def _seed_row(seed):
