@@ -83,8 +83,11 @@ def boot(clock=None, watchdog=None):
 def main():
     from machine import WDT
 
-    handheld = boot(watchdog=WDT(timeout=WATCHDOG_MS))
+    # The imports' garbage goes before boot makes its long-lived buffers: made on a
+    # heap still full of it, they scatter, and no large block is left free. (The
+    # title's break collects what boot leaves.)
     gc.collect()
+    handheld = boot(watchdog=WDT(timeout=WATCHDOG_MS))
     while True:
         handheld.run(time.ticks_us)  # returns with the error screen up
         sys.print_exception(handheld.last_error)

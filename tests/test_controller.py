@@ -514,3 +514,59 @@ def test_passes_leave_a_drawn_play_screen_alone_until_something_happens():
     device.controller.session.lay_out(Game(5))  # another table: its screen is drawn
     device.run(1)
     assert screen.name == "ready"
+
+
+def _passes_in_a_match(screen_busy):
+    """A match's passes with the screen ``screen_busy`` (left something to draw): for
+    each pass, whether it drew and whether it moved the game (``Session.run``)."""
+    clock, pace, screen, controller = _paced_controller()
+    controller.saved.seats = ["lightning", "lightning"]
+    controller.new_match(1000)
+    moved = []
+    run = controller.session.run
+
+    def counted(now):
+        moved.append(now)
+        run(now)
+
+    controller.session.run = counted
+    screen.busy = screen_busy
+    passes = []
+    for now in range(2000, 14_000, 1000):
+        pace.begin()
+        screen.name = None
+        controller.run(now, 0)
+        clock[0] += 1000
+        passes.append((screen.name is not None, now in moved))
+    return passes
+
+
+def test_in_a_game_what_the_screen_left_is_drawn_in_passes_of_its_own():
+    from spit.controller import _DRAWN_ALONE_MAX
+
+    answer, *passes = _passes_in_a_match(screen_busy=True)
+    assert answer == (True, True), "the new screen's first call goes with the game's pass"
+    assert (True, True) not in passes, "then a pass draws or moves the game, not both"
+    assert passes.count((True, False)) >= len(passes) * _DRAWN_ALONE_MAX // (_DRAWN_ALONE_MAX + 1)
+    run = 0  # passes in a row that only drew
+    for drew, _ in passes:
+        run = run + 1 if drew else 0
+        assert run <= _DRAWN_ALONE_MAX, "the game moves at least every few passes"
+    quiet = _passes_in_a_match(screen_busy=False)
+    assert quiet.count((True, True)) >= 10 and (True, False) not in quiet, (
+        "a screen with nothing left: the game's passes call it, and no pass draws alone"
+    )
+
+
+def test_a_due_press_moves_the_game_before_the_screen_draws_alone():
+    clock, pace, screen, controller = _paced_controller()
+    controller.new_match(1000)
+    controller.run(2000, 0)  # the ready screen's answer
+    screen.busy = True
+    controller.touch(keys.button_id(0, keys.SPIT), 2500)
+    now = clock[0] = 2500 + controller.arbiter.settle_us
+    pace.begin()
+    screen.name = None
+    controller.run(now, 0)
+    assert controller.session.table.controls.called[0], "the press went in"
+    assert screen.name is None, "and nothing was drawn in its pass"

@@ -75,6 +75,7 @@ EVERY_PASS = {
     "spit/pace.py": ["Pace.begin", "Pace.within", "Pace.turn", "Pace.spend"],
     "spit/controller.py": [
         "Controller.run",
+        "Controller._draw_alone",
         "Controller._run_match",
         "Controller._count_down",
         "Controller._to_draw",
@@ -82,6 +83,7 @@ EVERY_PASS = {
         "Controller._draw",
         "Controller._draw_match",
     ],
+    "spit/render.py": ["Renderer.play"],
     "spit/session.py": ["Session.run"],
     "spit/table.py": ["Table.run", "Table._run_cpus", "Table._act"],
     "spit/arbiter.py": ["Arbiter.commit_due"],

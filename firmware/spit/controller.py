@@ -101,6 +101,9 @@ _DRAW_BEFORE_US = const(1_000)
 # Nor when a press will be due before this long, about the longest piece: the pass ends
 # sooner, and the next commits the press.
 _DRAW_US = const(1_500)
+# While the screen is busy, a pass that moves the game comes after this many passes
+# that only drew (``Controller._draw_alone``).
+_DRAWN_ALONE_MAX = const(3)
 # Both SPIT buttons' bits in the pressed mask (player 1's SPIT is button 7, player 2's 15).
 _SPITS = const(1 << 7 | 1 << 15)
 # The calibration histogram: bins of 10 µs, the last holding everything from 90 µs.
@@ -153,8 +156,13 @@ class Controller:
         self._reaction_lines = []  # made when a round ends
         self._break_due = False  # a quiet moment came: save and collect in the next pass
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
-        # A new screen came with a press: its first calls (its set-up, then its first
-        # strip) go in one pass, whatever the pace, as the press's answer.
+        self._drawn_alone = 0  # passes in a row that only drew
+        # A match or attract mode: the passes carry a game's work, so what the screen
+        # leaves from a call goes in passes of its own (``_draw_alone``).
+        self._in_game = False
+        # A new screen came with a press: its first call, which sets it up and sends its
+        # first strip (``Renderer.answering``), goes in this pass, whatever the pace, as
+        # the press's answer.
         self._answer = False
         self._break_at = now  # when the break became due
         # The controls of the play screen, all drawn, and their ``changes`` then: until
@@ -179,6 +187,8 @@ class Controller:
             self.pace.spend()  # the new screen's first calls are this pass's work
         if held & _SPITS or self._held_since[0] >= 0 or self._held_since[1] >= 0:
             self._note_holds(now, held)
+        if self._draw_alone(now):
+            return
         mode = self.mode
         if mode == MATCH:
             self._run_match(now)
@@ -193,25 +203,47 @@ class Controller:
                 self._start_attract(now)
             elif self._shown_long_enough(age):
                 self._enter(TITLE, now)
-        if (
-            self.renderer is not None
-            and self._to_draw()
-            and (
-                self._answer
-                or (
-                    # A pass that carries a press already only notes that the screen
-                    # waits: no need to ask the arbiter.
-                    (self.pace.carried or not self.arbiter.due_by(self.pace.clock, _DRAW_US))
-                    and self.pace.turn(DRAW, _DRAW_BEFORE_US)
-                )
+        if self.renderer is not None and (
+            self._answer
+            or (
+                not (self._in_game and self.renderer.busy)  # left for a pass of its own
+                and self._to_draw()
+                # A pass that carries a press already only notes that the screen
+                # waits: no need to ask the arbiter.
+                and (self.pace.carried or not self.arbiter.due_by(self.pace.clock, _DRAW_US))
+                and self.pace.turn(DRAW, _DRAW_BEFORE_US)
             )
         ):
-            if self._answer:
-                self._answer = False
-                self._draw(now)  # the set-up call, which sends nothing
+            self.renderer.answering = self._answer  # its set-up and first strip in one call
+            self._answer = False
             self._undrawn = False
             self._draw(now)
+            self.renderer.answering = False
             self._note_still()
+
+    def _draw_alone(self, now):
+        """In a game, draw in a pass of its own what the screen left from its last call,
+        when no press is due: the rules' timers and the CPU seats wait for the next pass
+        that moves the game, at most ``_DRAWN_ALONE_MAX`` passes later. So a pass carries
+        a region of the screen or the game's own work, not both."""
+        if (
+            self._drawn_alone == _DRAWN_ALONE_MAX
+            or not self._in_game
+            or self.renderer is None
+            or not self.renderer.busy
+            or self._answer
+            or self.arbiter.due_by(self.pace.clock, _DRAW_US)
+            or not self.pace.turn(DRAW, _DRAW_BEFORE_US)
+        ):
+            self._drawn_alone = 0
+            return False
+        self._drawn_alone += 1
+        self._draw(now)
+        if self.renderer.busy:
+            self._still = None  # ``_note_still``'s answer, without the call
+        else:
+            self._note_still()
+        return True
 
     def _to_draw(self):
         """Whether the screen may have something new to draw: not while the play screen
@@ -305,6 +337,7 @@ class Controller:
         self._break_at = now
         self._undrawn = True
         self._answer = True
+        self._in_game = mode in (MATCH, ATTRACT)
         self._still = None
         if self.renderer is not None:
             self.renderer.invalidate()
@@ -369,6 +402,8 @@ class Controller:
             self._count_down(now, session.table.controls)
         if game.phase == PHASE_DEALING:
             return  # a round just ended: taken up once the next is dealt
+        if game.round != self._round and self.pace.carried:
+            return  # dealt in this pass: the round's end is taken up in the next
         if game.phase != self._phase or game.round != self._round:
             # A round ended by a slap or by a card played out of a one-pile round.
             if self._phase >= 0 and game.round == self._round + 1:
