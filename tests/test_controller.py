@@ -570,3 +570,32 @@ def test_a_due_press_moves_the_game_before_the_screen_draws_alone():
     controller.run(now, 0)
     assert controller.session.table.controls.called[0], "the press went in"
     assert screen.name is None, "and nothing was drawn in its pass"
+
+
+def test_the_pass_that_deals_the_next_round_leaves_the_last_one_s_end_to_the_next():
+    from positions import position
+    from spit.rules import PHASE_DEALING, PHASE_SLAP, slap
+
+    clock, pace, screen, controller = _paced_controller()
+    controller.new_match(1000)
+    controller.run(2000, 0)  # the ready screen's answer
+    controller.run(3000, 0)  # its break
+    game = position(["7H"], ["5C"], ["6S", "JD 10D"], packs=(5, 5), phase=PHASE_SLAP)
+    controller.session.lay_out(game)
+    pace.begin()
+    controller.run(3500, 0)  # the controller sees the round waiting for its slap
+    game.apply(slap(1, 1))  # the round's end, as the slap's press would make it
+    assert game.phase == PHASE_DEALING
+    now = 4000
+    for expected in ("shuffled", "dealt", "taken up"):
+        pace.begin()
+        clock[0] = now
+        controller.run(now, 0)
+        now += 1000
+        if expected == "shuffled":
+            assert game.phase == PHASE_DEALING and game.shuffled
+        elif expected == "dealt":
+            assert game.phase == PHASE_READY and game.round == 1
+            assert not controller._break_due, "the round's end waits for the next pass"
+        else:
+            assert controller._break_due, "then the round's end: its break is due"
