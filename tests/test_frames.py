@@ -76,6 +76,7 @@ EVERY_PASS = {
     "spit/controller.py": [
         "Controller.run",
         "Controller._draw_alone",
+        "Controller._draw_now",
         "Controller._run_match",
         "Controller._count_down",
         "Controller._to_draw",

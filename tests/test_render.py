@@ -354,6 +354,27 @@ def test_a_new_screen_answering_a_press_sends_its_first_strip_in_its_first_call(
             assert renderer.busy
 
 
+def test_a_call_that_takes_values_draws_nothing_and_carrying_on_draws_the_rest():
+    game, controls, screen, renderer = drawn()
+    renderer.regions_per_call = 1
+    renderer.taking = True
+    before = screen.bytes
+    renderer.ready("SPIT", [False, False])
+    renderer.taking = False
+    assert screen.bytes == before and renderer.busy, "the values taken, nothing sent"
+    calls = 0
+    while renderer.carry_on() and renderer.busy:
+        calls += 1
+    assert calls > 120 and not renderer.busy, "a clear's strips, then the rows, a call each"
+    alone = Renderer(Screen(), framebuf)
+    alone.ready("SPIT", [False, False])
+    assert screen.pixels == alone.display.pixels
+    renderer.taking = True
+    renderer.play(game, controls)  # the play screen again: its table set out, not sent
+    renderer.taking = False
+    assert renderer.busy and not renderer.carry_on(), "the play screen is called itself"
+
+
 def test_player_two_s_played_card_resends_the_same_regions_turned():
     game, controls, screen, renderer = drawn()
     game.apply(play(1, 2, 1))  # P2's 7S onto 8C

@@ -183,10 +183,13 @@ class Controller:
             self.on_break()
             return
         self._now = now
-        if self._answer:
-            self.pace.spend()  # the new screen's first calls are this pass's work
         if held & _SPITS or self._held_since[0] >= 0 or self._held_since[1] >= 0:
             self._note_holds(now, held)
+        if self._answer and self.renderer is not None:
+            # A new screen came between passes (a match started, an error): its first
+            # call is this pass's work, and the game moves from the next.
+            self._answer_now(now)
+            return
         if self._draw_alone(now):
             return
         mode = self.mode
@@ -214,12 +217,36 @@ class Controller:
                 and self.pace.turn(DRAW, _DRAW_BEFORE_US)
             )
         ):
-            self.renderer.answering = self._answer  # its set-up and first strip in one call
-            self._answer = False
-            self._undrawn = False
+            if self._answer:
+                self._answer_now(now)
+            else:
+                self._draw_now(now)
+        elif (
+            self._in_game
+            and not self.pace.carried
+            and self.renderer is not None
+            and self.renderer.busy
+        ):
+            # What the screen left goes in passes of its own; a pass with nothing else to
+            # carry lets it take new values or follow the game's changes, so that those
+            # passes need not look.
+            self.renderer.taking = True
             self._draw(now)
-            self.renderer.answering = False
-            self._note_still()
+            self.renderer.taking = False
+
+    def _answer_now(self, now):
+        """A new screen's first call, which sets it up and sends its first strip: the
+        answer to the press (or the call) that brought it."""
+        self.pace.spend()
+        self._answer = False
+        self.renderer.answering = True
+        self._draw_now(now)
+        self.renderer.answering = False
+
+    def _draw_now(self, now):
+        self._undrawn = False
+        self._draw(now)
+        self._note_still()
 
     def _draw_alone(self, now):
         """In a game, draw in a pass of its own what the screen left from its last call,
@@ -238,7 +265,8 @@ class Controller:
             self._drawn_alone = 0
             return False
         self._drawn_alone += 1
-        self._draw(now)
+        if not self.renderer.carry_on():
+            self._draw(now)
         if self.renderer.busy:
             self._still = None  # ``_note_still``'s answer, without the call
         else:

@@ -24,17 +24,19 @@ the next calls of the same screen carry on, whether or not its values changed (n
 values, or another screen, supersede what was left). The call that takes new values
 or starts a clear draws nothing more, nor does a play-screen call that follows new
 changes (at most four such calls in a row), unless ``answering`` is set: then it
-draws its first region too (a new screen answering a press). A region is a strip of two rows of a
-clear (through ``fill_rows``), an eighth of a row of text (only the eighths that the
-text reaches, or reached before), a glyph row of big text, a colour bar or corner mark
-or an eighth of a histogram row of the self-test, or one of the play screen's: a pile's
-thickness, two edges at a time (the pile a card landed on first), a band of a pile's
-card, the pile's count, a band of a stock slot's top card (``CARD_BANDS`` a card), the
-edges under it, a pack, a name, a SPIT call. The play screen queues its regions in a
-ring as it follows the actions (setting the table out is a sweep over every region
-rather than a queue); a static screen's drawing is a generator that yields after each
-region. Either way the pixels come out as drawn
-whole.
+draws its first region too (a new screen answering a press). A call with ``taking`` set
+takes new values (or follows the play screen's changes) and draws nothing; ``carry_on()``
+draws a static screen's next region without looking at its values. A region is a strip
+of two rows of a clear (through ``fill_rows``), an eighth of a row of text (only the
+eighths that the text reaches, or reached before; a row with nothing new is a step of
+its own), a glyph row of big text, a colour bar or corner mark or an eighth of a
+histogram row of the self-test, or one of the play screen's: a pile's thickness, two
+edges at a time (the pile a card landed on first), a band of a pile's card, the pile's
+count, a band of a stock slot's top card (``CARD_BANDS`` a card), the edges under it, a
+pack, a name, a SPIT call. The play screen queues its regions in a ring as it follows
+the actions (setting the table out is a sweep over every region rather than a queue); a
+static screen's drawing is a generator that yields after each region. Either way the
+pixels come out as drawn whole.
 
 ``lock_heap`` (False by default; True on the device) locks MicroPython's heap while
 ``play()`` runs, and while the other screens draw a piece of text: nothing there may
@@ -461,6 +463,7 @@ class Renderer:
         self._steps = None  # a static screen's drawing, a region a step
         self._fresh = False  # new values taken this call: drawing starts with the next
         self.answering = False  # set by the caller: this call sends its first region too
+        self.taking = False  # set by the caller: this call takes new values, draws nothing
         self._backdrop_due = False  # the self-test's bars and corners, after a clear
         self._drawn = {}  # what each piece of a static screen's rows shows
         # The play screen as last drawn.
@@ -780,6 +783,15 @@ class Renderer:
 
     # -- the play screen ------------------------------------------------------------
 
+    def carry_on(self):
+        """Go on drawing the static screen being drawn, without looking at its values
+        again (the last call did); False when none is being drawn (the play screen, or
+        nothing left): call the screen itself then."""
+        if self._steps is None:
+            return False
+        self._draw_steps()
+        return True
+
     def invalidate(self):
         """The next ``play()`` redraws the whole screen."""
         self._screen = _NO_SCREEN
@@ -839,7 +851,7 @@ class Renderer:
             and self._screen == _PLAY_SCREEN
             and cpus == self._cpus
         ):
-            if self.busy:  # only what earlier calls left: no need to look again
+            if self.busy and not self.taking:  # only what earlier calls left
                 self._only_followed = 0
                 # ``_start_call``, inlined: this is the path of every region drawn.
                 self._left = self.regions_per_call or -1
@@ -890,6 +902,9 @@ class Renderer:
         followed[1] = controls.contest.winner
         followed[2] = controls.contest.margin_us
         self._follow_hands(controls)
+        if self.taking:
+            self.busy = True  # followed: the regions go from a call that draws
+            return
         if (
             self.regions_per_call
             and not self.answering
@@ -1387,6 +1402,9 @@ class Renderer:
         """The static screen's clear, then its steps, while this call may draw."""
         steps = self._steps
         if steps is None:
+            return
+        if self.taking:
+            self.busy = True  # its values taken: the steps go from a call that draws
             return
         self._start_call()
         if self._fresh:
