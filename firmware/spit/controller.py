@@ -157,8 +157,8 @@ class Controller:
         self._break_due = False  # a quiet moment came: save and collect in the next pass
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
         self._drawn_alone = 0  # passes in a row that only drew
-        # A match or attract mode: the passes carry a game's work, so what the screen
-        # leaves from a call goes in passes of its own (``_draw_alone``).
+        # A match or attract mode on a screen: the passes carry a game's work, so what
+        # the screen leaves from a call goes in passes of its own (``_draw_alone``).
         self._in_game = False
         # A new screen came with a press: its first call, which sets it up and sends its
         # first strip (``Renderer.answering``), goes in this pass, whatever the pace, as
@@ -190,7 +190,7 @@ class Controller:
             # call is this pass's work, and the game moves from the next.
             self._answer_now(now)
             return
-        if self._draw_alone(now):
+        if self._in_game and self.renderer.busy and self._draw_alone(now):
             return
         mode = self.mode
         if mode == MATCH:
@@ -221,12 +221,7 @@ class Controller:
                 self._answer_now(now)
             else:
                 self._draw_now(now)
-        elif (
-            self._in_game
-            and not self.pace.carried
-            and self.renderer is not None
-            and self.renderer.busy
-        ):
+        elif self._in_game and not self.pace.carried and self.renderer.busy:
             # What the screen left goes in passes of its own; a pass with nothing else to
             # carry lets it take new values or follow the game's changes, so that those
             # passes need not look.
@@ -249,16 +244,13 @@ class Controller:
         self._note_still()
 
     def _draw_alone(self, now):
-        """In a game, draw in a pass of its own what the screen left from its last call,
-        when no press is due: the rules' timers and the CPU seats wait for the next pass
-        that moves the game, at most ``_DRAWN_ALONE_MAX`` passes later. So a pass carries
-        a region of the screen or the game's own work, not both."""
+        """In a game whose screen is busy (the caller asks), draw in a pass of its own
+        what the screen left from its last call, when no press is due: the rules' timers
+        and the CPU seats wait for the next pass that moves the game, at most
+        ``_DRAWN_ALONE_MAX`` passes later. So a pass carries a region of the screen or
+        the game's own work, not both."""
         if (
             self._drawn_alone == _DRAWN_ALONE_MAX
-            or not self._in_game
-            or self.renderer is None
-            or not self.renderer.busy
-            or self._answer
             or self.arbiter.due_by(self.pace.clock, _DRAW_US)
             or not self.pace.turn(DRAW, _DRAW_BEFORE_US)
         ):
@@ -365,7 +357,7 @@ class Controller:
         self._break_at = now
         self._undrawn = True
         self._answer = True
-        self._in_game = mode in (MATCH, ATTRACT)
+        self._in_game = mode in (MATCH, ATTRACT) and self.renderer is not None
         self._still = None
         if self.renderer is not None:
             self.renderer.invalidate()
@@ -433,11 +425,13 @@ class Controller:
         if game.round != self._round and self.pace.carried:
             return  # dealt in this pass: the round's end is taken up in the next
         if game.phase != self._phase or game.round != self._round:
-            # A round ended by a slap or by a card played out of a one-pile round.
-            if self._phase >= 0 and game.round == self._round + 1:
-                self._round_over()
-                if game.phase != PHASE_OVER:
-                    self.sound("round", now)
+            if self._phase >= 0:
+                self.pace.spend()  # the new phase's screen gets its first call in the next pass
+                if game.round == self._round + 1:
+                    # A round ended by a slap or by a card played out of a one-pile round.
+                    self._round_over()
+                    if game.phase != PHASE_OVER:
+                        self.sound("round", now)
             self._phase = game.phase
             self._round = game.round
 
