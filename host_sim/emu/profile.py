@@ -135,6 +135,11 @@ def timed_fill(display, colour):
 
 def run(with_stages, level, rounds, max_passes, skip_us, regions):
     play_times = PLAY_TIMES
+    Cpu.glance = timed_glance(Cpu.glance)
+    gc.collect()  # this program's imports left garbage that main.py's do not
+    # The stages' hooks after boot: their closures would leave the heap no block for the
+    # renderer's card pictures. They wrap classes, so they reach what boot made.
+    handheld = boot()
     if with_stages:
         hook(Debouncer, ("update",), "debounce")
         hook(Arbiter, ("commit_due", "add"), "arbiter")
@@ -146,9 +151,6 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         hook(Renderer, screens, "render")
         Display.show = timed_show
         Display.fill = timed_fill
-    Cpu.glance = timed_glance(Cpu.glance)
-    gc.collect()  # this program's imports left garbage that main.py's do not
-    handheld = boot()
     if regions is not None:
         handheld.controller.renderer.regions_per_call = regions
     if with_stages:
