@@ -657,8 +657,9 @@ class Game:
         self.shuffled = True
 
     def deal(self):
-        """Shuffle the hands gathered when the round ended (unless ``shuffle()`` did)
-        and lay out the next round, or end the game. Refused outside ``PHASE_DEALING``."""
+        """Score the round that ended and shuffle each player's cards (unless
+        ``shuffle()`` did), then lay out the next round, or end the game. Refused outside
+        ``PHASE_DEALING``."""
         self.shuffle()
         self.shuffled = False
         hands = self._hands
