@@ -115,9 +115,7 @@ class Display:
         self._strip_fb = framebuf.FrameBuffer(self._strip, _WIDTH, _STRIP_ROWS, framebuf.RGB565)
         self._half_strip = memoryview(self._strip)[: _WIDTH * _STRIP_ROWS]  # 2 rows
         self._strip_colour = -1  # what the strip holds (filling it is 0.1 ms on the chip)
-        # The column and row ranges the panel holds, as start << 9 | end, where the pins
-        # send them (through the registers, ``window_viper`` keeps them beside these).
-        self._columns = -1
+        self._columns = -1  # the column and row ranges the panel holds, as start << 9 | end
         self._rows = -1
         self._registers = None
         self._open = None
@@ -129,21 +127,24 @@ class Display:
                 from drivers import window_viper
 
                 self._open = window_viper.open_window
-                # The DMA channel's base (none yet), and the ranges the panel holds.
-                self._registers = array("I", tuple(registers) + (0, _NO_RANGE, _NO_RANGE))
                 if dma is not None:
-                    self._take_dma(window_viper, dma)
+                    self._take_dma(window_viper, registers, dma)
+                else:
+                    self._registers = array("I", registers)
             except (ImportError, SyntaxError, ValueError):
                 pass  # no viper here: the pins and the bus serve
+        self._ranges = bytearray((_CASET, 0, 0, 0, 0, _RASET, 0, 0, 0, 0))
         madctl, invert, power = _PANELS[panel]
         if rotation == 180:
             madctl ^= _MX | _MY
         self._init(madctl, invert, power, sleep_ms or _system_sleep_ms())
 
-    def _take_dma(self, window_viper, dma):
+    def _take_dma(self, window_viper, registers, dma):
         channel, dreq = dma
         self._channel = channel  # held: a channel is freed when its object is collected
-        self._registers[4] = window_viper.channel_base(channel.channel)
+        base = window_viper.channel_base(channel.channel)
+        # The column and row ranges the panel holds live here, for ``window_viper.show``.
+        self._registers = array("I", tuple(registers) + (base, _NO_RANGE, _NO_RANGE))
         self._show = window_viper.show
         self._finished = window_viper.finished
         # Bytes into the data register, paced by its DREQ; a fill reads its 4 colour
@@ -213,19 +214,23 @@ class Display:
         again (a row of text pieces shares its rows, a card's bands their columns)."""
         if self.sending:
             self.wait()
-        columns = x << 9 | (x + w - 1)
-        rows = y << 9 | (y + h - 1)
-        if self._open is not None:  # the same bytes through the registers, one call
-            self.bytes_sent += self._open(self._registers, columns, rows)
-            return
         which = 0  # bit 0: the column range changed, bit 1: the row range
+        columns = x << 9 | (x + w - 1)
         if columns != self._columns:
             self._columns = columns
             which = 1
+        rows = y << 9 | (y + h - 1)
         if rows != self._rows:
             self._rows = rows
             which |= 2
         self.bytes_sent += 1 + 5 * (which & 1) + 5 * (which >> 1)
+        if self._open is not None:  # the same bytes through the registers, one call
+            if which & 1:
+                pack_into(">HH", self._ranges, 1, x, x + w - 1)
+            if which & 2:
+                pack_into(">HH", self._ranges, 6, y, y + h - 1)
+            self._open(self._registers, self._ranges, which)
+            return
         self._cs(0)
         if which & 1:
             self._range(_CASET, x, x + w - 1)

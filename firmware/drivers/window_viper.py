@@ -45,15 +45,51 @@ def channel_base(channel):
 
 
 @micropython.viper
-def open_window(registers, columns: int, rows: int) -> int:
-    """Take CS low and send CASET with the ``columns`` range and RASET with the ``rows``
-    range (each as ``start << 9 | end``) where the panel does not hold it already, then
-    RAMWR, leaving DC high for the pixels; returns the command bytes sent.
+def open_window(registers, ranges, which: int):
+    """Take CS low and send CASET with the column range (``which`` bit 0), RASET with
+    the row range (bit 1) and RAMWR, leaving DC high for the pixels.
 
     ``registers`` (``array("I")``): the SPI block's base, SIO's base, the DC pin's mask,
-    the CS pin's mask, the DMA channel's base (for ``show`` and ``finished``), then the
-    column and the row range the panel holds, which this keeps."""
+    the CS pin's mask and, for ``show`` and ``finished``, the DMA channel's base.
+    ``ranges``: 10 bytes, CASET and its four parameters, then RASET and its four."""
     r = ptr32(registers)  # noqa: F821 (a viper built-in)
+    spi = ptr32(r[0])  # noqa: F821
+    sio = ptr32(r[1])  # noqa: F821
+    dc = r[2]
+    sio[_SIO_OUT_CLR] = r[3]  # CS low
+    data = ptr8(ranges)  # noqa: F821
+    at = 0
+    while at <= 10:
+        if at == 10 or (at == 0 and which & 1) or (at == 5 and which & 2):
+            # The command with DC low (RAMWR last), once the bus is quiet; its parameters
+            # with DC high.
+            while spi[_SR] & _BSY:
+                pass
+            sio[_SIO_OUT_CLR] = dc
+            spi[_DR] = 0x2C if at == 10 else data[at]
+            while spi[_SR] & _BSY:
+                pass
+            sio[_SIO_OUT_SET] = dc
+            k = at + 1
+            while k < at + 5 and at < 10:
+                while not spi[_SR] & _TNF:
+                    pass
+                spi[_DR] = data[k]
+                k += 1
+        at += 5
+    while spi[_SR] & _BSY:
+        pass
+    while spi[_SR] & _RNE:  # the bytes clocked in meanwhile, which nothing reads
+        received = spi[_DR]  # noqa: F841
+
+
+@micropython.viper
+def show(registers, columns: int, rows: int, pixels, count: int, ctrl: int) -> int:
+    """``open_window`` and the start of the pixels' DMA transfer in one call; returns
+    the command bytes sent. ``columns`` and ``rows`` are ranges as
+    ``start << 9 | end``; a range the panel holds already (kept in ``registers[5]`` and
+    ``registers[6]``) is not sent again. The last transfer must be over (``finished``)."""
+    r = ptr32(registers)  # noqa: F821
     spi = ptr32(r[0])  # noqa: F821
     sio = ptr32(r[1])  # noqa: F821
     dc = r[2]
@@ -93,15 +129,6 @@ def open_window(registers, columns: int, rows: int) -> int:
     while spi[_SR] & _RNE:  # the bytes clocked in meanwhile, which nothing reads
         received = spi[_DR]  # noqa: F841
     spi[_ICR] = _RORIC
-    return sent
-
-
-@micropython.viper
-def show(registers, columns: int, rows: int, pixels, count: int, ctrl: int) -> int:
-    """``open_window``, then the pixels' DMA transfer started, in one call from Python;
-    returns the command bytes sent. The last transfer must be over (``finished``)."""
-    sent = int(open_window(registers, columns, rows))
-    r = ptr32(registers)  # noqa: F821
     dma = ptr32(r[4])  # noqa: F821
     dma[_DMA_READ] = uint(ptr8(pixels))  # noqa: F821
     dma[_DMA_WRITE] = r[0] + _DR * 4
