@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: test lint bench soak sim pull flash repl hardware emu
+.PHONY: test lint bench soak sim pull flash repl hardware emu emu-port
 
 test: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -ra
@@ -29,6 +29,11 @@ sim: $(VENV_STAMP)
 # (default: ../shared/pico/). ARGS="--script presses.json --ms 3000 --png 1500".
 emu: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) -m host_sim.emu $(ARGS)
+
+# The emulated Pico behind a serial port until Ctrl-C: it prints the port, for make flash,
+# make repl and make pull PORT=...; ARGS="--flash board.img" keeps its filesystem.
+emu-port: $(VENV_STAMP) $(NODE_STAMP)
+	$(PY) -m host_sim.emu.port $(ARGS)
 
 # The finished games' transcripts on the board (/transcripts) into ./transcripts (the game's
 # watchdog stopped first). PORT=... names the port; with no board it says so and exits 2.

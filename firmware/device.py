@@ -5,7 +5,8 @@
 
 Hold both SPIT buttons while powering on for the self-test. The USB console
 (``mpremote connect auto``) reports a button held at power-on and every error the
-loop recovered from, with its traceback.
+loop recovered from, with its traceback (once for a fault that repeats: see
+``handheld``).
 """
 
 import gc
@@ -42,6 +43,15 @@ def power_on_seed():
 def held_at_power_on(mask):
     names = [keys.button_name(b) for b in range(keys.BUTTON_COUNT) if mask >> b & 1]
     return "held at power-on, ignored until released: " + ", ".join(names)
+
+
+def report(error):
+    """``error`` and its traceback on the USB console; an error whose message cannot be
+    printed (its ``__str__`` raises) is named, and the loop goes on."""
+    try:
+        sys.print_exception(error)
+    except Exception:  # noqa: BLE001 (the report must not stop the device)
+        print("%s (its message cannot be printed)" % type(error).__name__)
 
 
 def boot(clock=None, watchdog=None):
@@ -89,5 +99,5 @@ def main():
     gc.collect()
     handheld = boot(watchdog=WDT(timeout=WATCHDOG_MS))
     while True:
-        handheld.run(time.ticks_us)  # returns with the error screen up
-        sys.print_exception(handheld.last_error)
+        if handheld.run(time.ticks_us):  # a new fault, on the error screen now
+            report(handheld.last_error)

@@ -1,6 +1,26 @@
-"""Command-line flags shared by the simulator and self-play: one per rule option."""
+"""Command-line pieces shared by the simulator, self-play and ``make emu``: a parser whose
+errors are one line, and one flag per rule option."""
+
+import argparse
 
 from spit.options import CHOICES, Options
+
+_ARGUMENT = "argument "
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but an error is one line, ``NAME: error: --flag: what is wrong``, and exit
+    status 2: argparse's whole usage first buries the line that matters. ``--help`` stays
+    full. ``name`` (default: ``prog``) begins the line."""
+
+    def __init__(self, *args, name=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.name = name or self.prog
+
+    def error(self, message):
+        if message.startswith(_ARGUMENT):
+            message = message[len(_ARGUMENT) :]
+        self.exit(2, "%s: error: %s\n" % (self.name, message))
 
 
 def add_rule_options(parser):

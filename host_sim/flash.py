@@ -484,9 +484,8 @@ class SerialBoard:
             self._transport = SerialTransport(port, baudrate=115200)
             self._transport.enter_raw_repl(soft_reset=True)
         except TransportError as error:
-            raise FlashError("cannot talk to the board on %s: %s\n(is that the board's "
-                             "port, and is no other program, such as a serial monitor, "
-                             "holding it?)" % (port, error.args[0]), EXIT_NO_BOARD) from None
+            raise FlashError("cannot talk to the board on %s: %s"
+                             % (port, _why_not(port, error.args[0])), EXIT_NO_BOARD) from None
 
     def info(self):
         return parse_probe(self.run(PROBE))
@@ -508,6 +507,14 @@ class SerialBoard:
         self._transport.exec_raw_no_follow("import machine; machine.reset()")
         with contextlib.suppress(OSError):  # the board may have left the USB bus already
             self._transport.close()
+
+
+def _why_not(port, error):
+    """Why a port did not answer, in the words a person acts on."""
+    if port.startswith("/") and not os.path.exists(port):
+        return "nothing is connected there: plug the Pico in, or leave PORT out to find it"
+    return ("%s; is that the board's port, and is no other program, such as a serial "
+            "monitor, holding it?" % error)
 
 
 # --- flashing -----------------------------------------------------------------------------
@@ -605,10 +612,9 @@ def main(argv=None):
                                     "exec", STOP_WATCHDOG, "cp", "-r", ":/transcripts", "."])
         mpy = os.environ.get("MPY", "1") != "0"
         port = _port_or_fail(port, command)
-        files = build(mpy=mpy)
+        board = SerialBoard(port)  # first: with no board there, that is all there is to say
         print("Board on %s" % port)
-        board = SerialBoard(port)
-        flash(board, files)
+        flash(board, build(mpy=mpy))
     except FlashError as error:
         print(error, file=sys.stderr)
         return error.code

@@ -34,7 +34,8 @@ def draw_seed():
 
 
 def run_headless(args, out=None, err=None):
-    """CPU against CPU through the whole firmware path, 1 ms per main-loop pass."""
+    """CPU against CPU through the whole firmware path, 1 ms per main-loop pass; with
+    ``--record``, every game's transcript is kept, the last one's too."""
     out = out or sys.stdout
     err = err or sys.stderr
     seed = args.seed
@@ -44,10 +45,12 @@ def run_headless(args, out=None, err=None):
     clock = SimulatedClock()
     device = Device(clock, args.options, seed, (args.p1, args.p2), True, args.record)
     printed = 0
-    while printed < args.games:
+    # A game's transcript is written at the break after its game-over screen: the run
+    # goes on until the last game's has come.
+    while printed < args.games or device.handheld.transcript_due:
         device.step()
         clock.advance(HEADLESS_STEP_US)
-        for result in device.finished[printed:]:
+        for result in device.finished[printed : args.games]:
             print(json.dumps(result), file=out, flush=True)
             printed += 1
     return 0
@@ -122,16 +125,19 @@ class Play:
 
 
 def load_transcript(path):
-    """``(transcript, seats, games won before)``; exits with the reason if the file
-    cannot be read or is not a transcript."""
+    """``(transcript, seats, games won before, match seed)``; exits with one line saying
+    why if the file cannot be read, is larger than any transcript (refused unread) or is
+    not a transcript."""
     try:
-        with open(path) as f:
-            text = f.read()
-        transcript = Transcript.parse(text)
-    except (OSError, UnicodeDecodeError, TranscriptError) as error:
-        print("host_sim: error: --replay %s: %s" % (path, error), file=sys.stderr)
+        Transcript.check_size(os.path.getsize(path))
+        with open(path, "rb") as f:
+            data = f.read(Transcript.MAX_BYTES + 1)  # a growing file or a device stops here
+        transcript = Transcript.parse(data)
+    except (OSError, TranscriptError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        print("host_sim: error: --replay %s: %s" % (path, reason), file=sys.stderr)
         raise SystemExit(2) from None
-    seats, wins, match_seed = seats_note(text)
+    seats, wins, match_seed = seats_note(data.decode())
     return transcript, seats, wins, match_seed
 
 

@@ -17,10 +17,9 @@ from drivers.storage import Flash
 from drivers.transcripts import Transcripts
 from handheld import Handheld
 from spit import textview
-from spit.controller import MATCH, MODE_NAMES, ROUND_RESULT_US
 from spit.cpu import LEVEL_NAMES
 from spit.render import Renderer
-from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_SLAP, Game
+from spit.rules import Game
 from spit.savedata import PERSON, SaveData
 from spit.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 
@@ -98,6 +97,7 @@ class Device:
             listener=self._event,
             on_game_over=self._game_over,
             transcripts=transcripts,
+            clock=clock,
         )
         self.last_event = ""
         self.finished = []
@@ -151,25 +151,7 @@ class Device:
 
     def screen_name(self):
         """Which of the device's screens shows, in a player's words."""
-        controller = self.controller
-        if controller.mode != MATCH:
-            return MODE_NAMES[controller.mode]
-        table = controller.session.table
-        game = table.game
-        controls = table.controls
-        if game.phase == PHASE_OVER:
-            return "match result" if controller.session.match.winner() >= 0 else "game over"
-        if game.phase == PHASE_SLAP:
-            return "slap"
-        if game.phase == PHASE_PLAY:
-            return "stuck" if game.is_stuck() else "play"
-        if controls.counting:
-            return "countdown"
-        called = controls.called[0] or controls.called[1]
-        shown_for = ticks_diff(self.clock(), controls.phase_at)
-        if game.last_round is not None and not called and shown_for < ROUND_RESULT_US:
-            return "round result"
-        return "ready"
+        return self.controller.screen_name()
 
     def start_game(self, seed, options, wins=(0, 0), seats=(HUMAN, HUMAN), match_seed=None):
         """Lay out the game of ``seed`` and ``options`` as the match's next game, with

@@ -1,6 +1,7 @@
 """The simulator's command line: seats, seed, rule options, speed, scale, modes.
 
-Every error is an argparse error: one line naming the problem, exit status 2.
+Every error is one line naming the flag and the problem, exit status 2
+(``host_sim: error: --seed: 'x' is not a whole number``); ``--help`` is the whole usage.
 """
 
 import argparse
@@ -8,6 +9,7 @@ import argparse
 from spit.cpu import LEVEL_NAMES
 from spit.options import CHOICES, Options
 
+from host_sim.flags import OneLineParser
 from host_sim.sim_device import HUMAN
 from host_sim.sim_keys import help_lines
 
@@ -62,8 +64,9 @@ def speed(text):
 
 
 def parser():
-    parse = argparse.ArgumentParser(
+    parse = OneLineParser(
         prog="python -m host_sim",
+        name="host_sim",
         description="Play Spit on the simulated handheld: a window, the terminal, or headless.",
         epilog="\n".join(help_lines() + ["F1 (the terminal: ?) shows the keys, Esc quits."]),
         formatter_class=argparse.RawDescriptionHelpFormatter,

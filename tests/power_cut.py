@@ -1,4 +1,5 @@
-"""Power cuts and damaged files for the save file, on CPython and on the MicroPython VM.
+"""Power cuts, damaged files and folders in the way of the save file, on CPython and on
+the MicroPython VM.
 
 ``CuttingFlash`` wraps the device's ``Flash`` and cuts the power after a set number of
 changes to the filesystem; the scenarios below run ``Storage`` over it in a folder and
@@ -17,7 +18,7 @@ class PowerCut(Exception):
 
 class CuttingFlash:
     """A filesystem that loses power at change number ``budget`` (0 for the first; -1
-    never). Each open for writing, write, rename, remove and mkdir is one change; the
+    never). Each open for writing, write, rename, remove, mkdir and rmdir is one change; the
     change that meets the cut does not happen, except a write when ``torn``: the first
     half of its data reaches the file."""
 
@@ -50,8 +51,15 @@ class CuttingFlash:
         self.change()
         self.fs.mkdir(path)
 
+    def rmdir(self, path):
+        self.change()
+        self.fs.rmdir(path)
+
     def size(self, path):
         return self.fs.size(path)
+
+    def is_folder(self, path):
+        return self.fs.is_folder(path)
 
     def listdir(self, path):
         return self.fs.listdir(path)
@@ -97,9 +105,79 @@ def loaded_wins(path):
 
 
 def clear(folder):
+    for name in Flash().listdir(folder):
+        remove_all(folder + "/" + name)
+
+
+def remove_all(path):
+    """A file, or a folder and everything in it."""
     fs = Flash()
-    for name in fs.listdir(folder):
-        fs.remove(folder + "/" + name)
+    if fs.is_folder(path):
+        for name in fs.listdir(path):
+            remove_all(path + "/" + name)
+        fs.rmdir(path)
+    elif fs.size(path) >= 0:
+        fs.remove(path)
+
+
+def with_folder_at(folder, suffix, full):
+    """Saves of 2 over 1 in ``folder``, then a folder made where ``spit.json`` +
+    ``suffix`` goes (``full``: with a file in it); returns the save file's path."""
+    path = folder + "/spit.json"
+    clear(folder)
+    Storage(path).save(tally(1))
+    Storage(path).save(tally(2))
+    remove_all(path + suffix)
+    fs = Flash()
+    fs.mkdir(path + suffix)
+    if full:
+        with fs.open(path + suffix + "/keep.txt", "w") as f:
+            f.write("kept")
+    return path
+
+
+def folders_in_the_way(folder):
+    """Two saves (of 3, then 4) after a boot, with an empty or a full folder at each
+    file's place. Returns ``[suffix, full, [saved 3, saved 4], wins a boot loads then,
+    problem, the folder and its file kept]`` per case."""
+    results = []
+    for suffix in ("", ".new", ".bak"):
+        for full in (False, True):
+            path = with_folder_at(folder, suffix, full)
+            storage = Storage(path)
+            storage.load()
+            saved = [storage.save(tally(3)), storage.save(tally(4))]
+            fs = Flash()
+            kept = fs.is_folder(path + suffix) and fs.size(path + suffix + "/keep.txt") == 4
+            results.append([suffix, full, saved, loaded_wins(path), storage.problem, kept])
+    return results
+
+
+def cut_without_backup(folder):
+    """Saves of 3 over 2 with a full folder at ``.bak``, cut at every change: the wins a
+    boot loads after each cut, the last after the uncut save."""
+    wins = []
+    for budget in range(10):  # a save takes five changes
+        path = with_folder_at(folder, ".bak", True)
+        done = cut_save(path, 3, budget, False)
+        wins.append(loaded_wins(path))
+        if done:
+            break
+    return wins
+
+
+def unwritable(folder):
+    """Saves where no file can be written: into a folder that does not exist, then
+    (once it does) with a full folder at ``.new``. Returns ``[saved, saved, problem]``."""
+    path = folder + "/missing/spit.json"
+    storage = Storage(path)
+    saved = storage.save(tally(1))
+    fs = Flash()
+    fs.mkdir(folder + "/missing")
+    fs.mkdir(path + ".new")
+    with fs.open(path + ".new/keep.txt", "w") as f:
+        f.write("kept")
+    return [saved, storage.save(tally(2)), storage.problem]
 
 
 def cut_save(path, wins, budget, torn):

@@ -19,7 +19,15 @@ from spit.controller import (
     TITLE,
     TITLE_US,
 )
-from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY
+from spit.rules import (
+    MOVE,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_READY,
+    SPIT_ACTION,
+    kind_of,
+    player_of,
+)
 from spit.savedata import SaveData
 from spit.session import NEXT_GAME_US
 
@@ -293,24 +301,58 @@ def test_an_exception_shows_the_error_screen_and_the_title_comes_back(when, monk
     assert device.watchdog.fed > ERROR_US // 1000
 
 
-def test_the_round_result_shows_until_someone_calls_the_next_round():
-    device = Device(seats=("lightning", "lightning"))
-    device.tap(P1_SPIT)
+def _person_moves(device, game):
+    """The person at P1 plays their first legal action, calls when stuck, slaps."""
+    controls = device.controller.session.table.controls
+    mine = [a for a in game.legal_actions() if a != SPIT_ACTION and player_of(a) == 0]
+    plays = [a for a in mine if kind_of(a) != MOVE]
+    if game.phase == PHASE_PLAY and game.is_stuck():
+        device.tap(P1_SPIT)
+    elif plays or (game.phase == PHASE_PLAY and game.dig_move(0) >= 0):
+        action = plays[0] if plays else game.dig_move(0)
+        for key in controls.presses_for(0, action) or ():
+            device.tap(keys.button_id(0, key), 20)
+
+
+def _to_the_round_result(device):
+    """Run until the first round has ended; its result is on screen."""
     game = device.controller.session.table.game
-    for _ in range(600):
+    for _ in range(1200):
         device.run(100)
         if game.round >= 1:
             break
+        if device.saved.seats[0] == "person":
+            _person_moves(device, game)
     assert game.round == 1 and game.phase == PHASE_READY
-    ended = game.last_round
-    assert device.screen.name == "round_result" and device.screen.args[0] is ended
-    controls = device.controller.session.table.controls
-    while not (controls.called[0] or controls.called[1]):
+    assert device.screen.name == "round_result" and device.screen.args[0] is game.last_round
+    assert device.controller.screen_name() == "round result"
+    return device.controller.session.table.controls
+
+
+def test_the_round_result_stays_to_be_read_and_no_cpu_seat_shortens_it():
+    device = Device(seats=("lightning", "lightning"))
+    device.tap(P1_SPIT)
+    controls = _to_the_round_result(device)
+    for _ in range(ROUND_RESULT_US // 1000 - 150):
         assert device.screen.name == "round_result"
+        assert controls.called == [False, False], "the CPU seats wait for the reading"
         device.run(1)
-    device.run(1)
+    device.run(300)
     assert device.screen.name in ("ready", "countdown")
-    assert ROUND_RESULT_US >= 2_000_000, "long enough to read when nobody calls"
+    assert ROUND_RESULT_US >= 3_000_000, "long enough to read when nobody calls"
+
+
+def test_a_person_calling_spit_leaves_the_round_result_at_once():
+    device = Device(seats=("person", "lightning"))
+    device.tap(P1_SPIT)
+    device.tap(P2_SPIT)  # the CPU seat's button: nobody's call but the CPU's
+    device.tap(P1_SPIT)
+    controls = _to_the_round_result(device)
+    device.run(200)
+    assert device.screen.name == "round_result"
+    device.pins[P1_SPIT].press()
+    device.run(5)
+    assert controls.called[0] and device.screen.name in ("ready", "countdown")
 
 
 def test_self_test_counts_presses_times_them_and_calibrates_the_tie_window():

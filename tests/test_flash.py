@@ -14,10 +14,11 @@ import time
 import pytest
 from fake_board import PICO_MPY, FakeBoard
 from mpremote import mip
-from serial_bridge import SerialBridge
+from mpremote.transport_serial import SerialTransport
 
 from host_sim import flash
 from host_sim.emu.board import EmulatedPico, firmware_paths
+from host_sim.emu.serial_port import SerialPort
 
 # What a board keeps that is not firmware: saved data, transcripts, the user's boot.py.
 KEEP = {
@@ -273,6 +274,28 @@ def test_no_board_exit_status():
     assert proc.stdout == ""
 
 
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("ttyACM0", "nothing is connected there: plug the Pico in, or leave PORT out"),
+        ("not-a-port", "failed to access"),
+    ],
+    ids=["nothing there", "not a serial port"],
+)
+def test_a_port_that_does_not_answer_is_one_line_and_nothing_else(
+    name, reason, tmp_path, monkeypatch, capsys
+):
+    port = tmp_path / name
+    if name == "not-a-port":
+        port.write_text("")
+    monkeypatch.setenv("PORT", str(port))
+    assert flash.main(["flash"]) == flash.EXIT_NO_BOARD
+    out, err = capsys.readouterr()
+    assert out == ""  # neither "Board on ..." nor the build's lines
+    [line] = err.splitlines()
+    assert line.startswith("cannot talk to the board on %s: %s" % (port, reason))
+
+
 # --- firmware/package.json ----------------------------------------------------------------
 
 def test_package_json_lists_every_firmware_file():
@@ -324,7 +347,7 @@ def test_micropython_1_28_reads_what_mpy_cross_writes_and_the_probe_stops_the_wa
     with EmulatedPico() as pico:
         pico.run_us(200_000)
         pico.exec("import machine\nwdt = machine.WDT(timeout=8000)")  # as the game does
-        with SerialBridge(pico) as port:
+        with SerialPort(pico) as port:
             board = flash.SerialBoard(port)
             # Connecting interrupted the game and soft-reset the board, but the hardware
             # watchdog still runs: it would reset the board in the middle of a flash.
@@ -342,33 +365,32 @@ def test_micropython_1_28_reads_what_mpy_cross_writes_and_the_probe_stops_the_wa
 @pytest.mark.soak
 @needs_emulator
 def test_make_flash_onto_micropython_1_28_over_a_serial_port(monkeypatch, capsys):
-    seen = []
-
-    def soft_restart(board):
-        # rp2040js does not model the chip reset machine.reset() asks for (the board just
-        # stops); a soft reset from the friendly REPL runs main.py as a power-on does.
-        seen.append(board.run("import os\nprint(sorted(os.listdir('/')))"))
-        transport = board._transport
-        transport.exit_raw_repl()
-        transport.serial.write(b"\x04")
-        booted = transport.read_until(1, b"soft reboot\r\n", timeout=30)
-        start = pico.now_us
-        while pico.now_us < start + 1_500_000:  # main.py imports the firmware and starts
-            time.sleep(0.1)
-        transport.enter_raw_repl(soft_reset=False)  # interrupts the game
-        seen.append(booted.decode() + transport.exec(
-            "import sys\nprint(sys.modules['hardware_setup'].__file__)").decode())
-
-    monkeypatch.setattr(flash.SerialBoard, "reset", soft_restart)
     with EmulatedPico(files={"/spit.json": b"{}"}) as pico:
         pico.run_us(200_000)
-        with SerialBridge(pico) as port:
+        with SerialPort(pico) as port:
             monkeypatch.setenv("PORT", port)
             assert flash.main(["flash"]) == 0
+            # machine.reset() restarts the chip from its flash: main.py imports the new
+            # firmware and starts the game.
+            deadline = time.monotonic() + 120
+            while pico.resets == 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            reset_at = pico.now_us
+            while pico.now_us < reset_at + 1_500_000 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            transport = SerialTransport(port, baudrate=115200)
+            try:
+                transport.enter_raw_repl(soft_reset=False)  # interrupts the game
+                transport.exec(flash.STOP_WATCHDOG)
+                listing = transport.exec("import os\nprint(sorted(os.listdir('/')))").decode()
+                loaded = transport.exec(
+                    "import sys\nprint(sys.modules['hardware_setup'].__file__)"
+                ).decode()
+            finally:
+                transport.close()
+    assert pico.resets == 1
     assert "Importing every module on the board ..." in capsys.readouterr().out
-    listing, console = seen
     assert "'spit.json'" in listing and "'.spit_flash'" not in listing
     assert "'main.py'" in listing and "'hardware_setup.mpy'" in listing
-    # main.py ran after the reboot and imported the firmware from the new .mpy files.
-    assert "soft reboot" in console
-    assert console.rstrip().endswith("hardware_setup.mpy"), console
+    # main.py ran after the reset and imported the firmware from the new .mpy files.
+    assert loaded.strip() == "hardware_setup.mpy"

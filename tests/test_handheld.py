@@ -107,3 +107,183 @@ def test_the_device_loop_runs_pass_after_pass_until_one_fails():
     assert handheld.controller.mode == ERROR
     handheld.step(clock())
     assert handheld.errors == 1, "the passes after it run on"
+
+
+# -- the error path itself ----------------------------------------------------------------
+
+
+class Unprintable(Exception):
+    """An error whose message cannot be had: its ``__str__`` raises."""
+
+    def __str__(self):
+        raise RuntimeError("no message")
+
+
+def bare_handheld(**kwargs):
+    pins = [Pin(b, Pin.IN, Pin.PULL_UP) for b in range(keys.BUTTON_COUNT)]
+    return Handheld(IrqButtons(pins, lambda: 0), 0, SaveData(), 1, **kwargs)
+
+
+def failing_at(handheld, passes, error):
+    """The debouncer raises ``error`` at each pass number in ``passes`` (from 1); returns
+    a list whose item counts the passes."""
+    count = [0]
+    steady = handheld.debouncer.update
+
+    def update(at):
+        count[0] += 1
+        if count[0] in passes:
+            raise error
+        steady(at)
+
+    handheld.debouncer.update = update
+    return count
+
+
+def device_loop(handheld, watchdog, ms):
+    """``device.main``'s loop, a millisecond a reading of the clock, for ``ms`` ms:
+    returns how many faults it reported; fails if the watchdog would have reset the
+    board."""
+    now = [0]
+
+    def clock():
+        assert not watchdog.advance(1), "the watchdog reset the board"
+        now[0] += 1000
+        if now[0] > ms * 1000:
+            raise _Stop
+        return now[0]
+
+    reported = 0
+    try:
+        while True:
+            if handheld.run(clock):
+                reported += 1
+    except _Stop:
+        return reported
+
+
+class _Stop(BaseException):
+    """Ends the device's endless loop from the test's clock (the loop catches Exception)."""
+
+
+def counted_fails(handheld):
+    calls = []
+    fail = handheld.controller.fail
+
+    def counted(message, now):
+        calls.append(message)
+        fail(message, now)
+
+    handheld.controller.fail = counted
+    return calls
+
+
+def test_an_error_whose_message_raises_shows_its_name_and_the_loop_goes_on():
+    from spit.controller import ERROR
+
+    handheld = bare_handheld()
+    failing_at(handheld, {3}, Unprintable())
+    now = [0]
+
+    def clock():
+        now[0] += 1000
+        return now[0]
+
+    assert handheld.run(clock) is True
+    assert handheld.controller.mode == ERROR and handheld.controller.message == "Unprintable"
+    handheld.step(clock())
+    assert handheld.errors == 1
+
+
+def test_an_error_whose_message_raises_on_micropython(mpvm):
+    code = DEVICE.replace("SEATS", '["person", "person"]') + (
+        "class Unprintable(Exception):\n"
+        "    def __str__(self):\n"
+        "        raise RuntimeError('no message')\n"
+        "def fail(at):\n"
+        "    raise Unprintable()\n"
+        "handheld.debouncer.update = fail\n"
+        "print(handheld.run(clock), controller.mode, controller.message, handheld.errors)\n"
+    )
+    assert mpvm(code, files=VM_MACHINE).split() == ["True", "4", "Unprintable", "1"]
+
+
+def test_a_fault_inside_fail_still_brings_the_error_screen_up():
+    from spit.controller import ERROR
+
+    display, virtual = wired_display()
+    renderer = Renderer(display, framebuf)
+    renderer.regions_per_call = 1
+
+    def invalidate():
+        raise OSError(5)  # EIO: the display's driver, say
+
+    renderer.invalidate = invalidate
+    handheld = bare_handheld(renderer=renderer)
+    for at in range(1, 50):
+        handheld.step(at * 1000)  # the title, drawn
+    failing_at(handheld, {1}, ValueError("a fault"))
+    handheld.step(50_000)
+    assert handheld.controller.mode == ERROR and handheld.errors == 1
+    for at in range(51, 400):
+        handheld.step(at * 1000)
+    assert handheld.errors == 1 and not renderer.busy
+    expected, expected_view = wired_display()
+    Renderer(expected, framebuf).error("ValueError: a fault")
+    assert virtual.rgb() == expected_view.rgb()
+
+
+def test_a_tone_that_fails_to_start_shows_once_and_the_watchdog_is_fed():
+    from machine import WDT
+    from spit.controller import ERROR
+
+    class BrokenBuzzer:
+        muted = False
+        tries = 0
+
+        def play(self, name, now):
+            self.tries += 1
+            raise OSError(5)
+
+        def update(self, now):
+            pass
+
+    buzzer = BrokenBuzzer()
+    watchdog = WDT(timeout=4000)
+    handheld = bare_handheld(buzzer=buzzer, watchdog=watchdog)
+    handheld.controller.sound("go", 0)
+    assert device_loop(handheld, watchdog, 12_000) == 1
+    assert handheld.errors == 1 and buzzer.tries == 1
+    assert handheld.controller.mode != ERROR, "the title came back"
+    handheld.controller.sound("play", 12_000_000)  # a later sound: the buzzer is left out
+    assert device_loop(handheld, watchdog, 100) == 0
+    assert handheld.errors == 1 and buzzer.tries == 1
+
+
+def test_a_fault_at_every_pass_shows_once_and_backs_off():
+    from machine import WDT
+    from spit.controller import ERROR
+
+    watchdog = WDT(timeout=4000)
+    handheld = bare_handheld(watchdog=watchdog)
+    fails = counted_fails(handheld)
+    passes = failing_at(handheld, set(range(10, 10**6)), IndexError("every pass"))
+    assert device_loop(handheld, watchdog, 6000) == 1
+    assert fails == ["IndexError: every pass"]
+    # Every failed pass is counted (the last but for the clock that ended the test).
+    assert handheld.errors == passes[0] - 10
+    assert watchdog.feeds == passes[0] > 2000
+    # A pass that goes through ends the repeat: the next fault shows.
+    del handheld.debouncer.update  # mended
+    failing_at(handheld, {5}, KeyError("another"))
+    assert device_loop(handheld, watchdog, 10) == 1
+    assert fails[1:] == ["KeyError: 'another'"] and handheld.controller.mode == ERROR
+
+
+def test_a_fault_that_comes_back_while_its_error_screen_is_up_is_not_shown_again():
+    handheld = bare_handheld()
+    fails = counted_fails(handheld)
+    failing_at(handheld, set(range(2, 3000, 2)), ValueError("every other pass"))
+    for at in range(1, 3000):
+        handheld.step(at * 1000)
+    assert fails == ["ValueError: every other pass"] and handheld.errors == 1499

@@ -199,3 +199,56 @@ def test_in_the_self_test_every_button_counts_in_its_own_cell(monkeypatch, tmp_p
         controller._presses, controller._ages, controller._bins, controller._test_lines
     )
     assert board.virtual.rgb() == view.rgb(), "the screen shows each count in its cell"
+
+
+class _Unprintable(Exception):
+    """An error whose message cannot be had: its ``__str__`` raises."""
+
+    def __str__(self):
+        raise RuntimeError("no message")
+
+
+def test_main_shows_an_error_whose_message_raises_and_runs_on(monkeypatch, tmp_path, capsys):
+    import sys
+
+    from spit.controller import ERROR
+
+    board = Board(monkeypatch, tmp_path, "irq")
+    device = device_module()
+    ticks = [0]
+
+    def ticks_us():
+        ticks[0] += 1000
+        if ticks[0] > 4_000_000:  # the error screen is drawn, and still up
+            raise _Stop
+        return ticks[0]
+
+    monkeypatch.setattr(device, "time", type("Time", (), {"ticks_us": staticmethod(ticks_us)}))
+    handhelds = []
+    run_pass = Handheld.run_pass
+
+    def fifth_fails(handheld, now):
+        handhelds.append(handheld)
+        if len(handhelds) == 5:
+            raise _Unprintable()
+        run_pass(handheld, now)
+
+    def print_exception(error):  # MicroPython's: the traceback, then the message
+        print("Traceback (most recent call last):")
+        print("%s: %s" % (type(error).__name__, error))
+
+    monkeypatch.setattr(Handheld, "run_pass", fifth_fails)
+    monkeypatch.setattr(sys, "print_exception", print_exception, raising=False)
+    import main
+
+    with pytest.raises(_Stop):
+        main.main()
+    handheld = handhelds[-1]
+    assert handheld.errors == 1 and len(handhelds) > 50, "the loop ran on"
+    controller = handheld.controller
+    assert controller.mode == ERROR and controller.message == "_Unprintable"
+    assert capsys.readouterr().out.endswith("_Unprintable (its message cannot be printed)\n")
+    assert not controller.renderer.busy
+    expected, view = wired_display()
+    Renderer(expected, framebuf).error("_Unprintable")
+    assert board.virtual.rgb() == view.rgb()

@@ -285,6 +285,74 @@ def test_save_without_load_keeps_the_previous_copy(tmp_path):
     assert SaveData.parse((tmp_path / "spit.json.bak").read_text()).games == [1, 0]
 
 
+def test_the_first_save_that_fails_says_why_and_stays_said(tmp_path):
+    path = str(tmp_path / "spit.json")
+    storage = Storage(path, RefusingFlash(Flash(), 0))
+    assert storage.problem is None
+    assert storage.save(power_cut.tally(1)) is False
+    assert storage.problem == "not saved: the flash is full"
+    storage.fs.budget = 1000
+    assert storage.save(power_cut.tally(2)) is True
+    assert storage.problem == "not saved: the flash is full", "for the screen to show once"
+
+
+def check_folders_in_the_way(results, folder):
+    """An empty folder is removed and every save goes through; a full one is kept: at
+    ``.bak`` the saves go through without a backup, elsewhere none can be made and the
+    first failure says why."""
+    for suffix, full, saved, wins, problem, kept in results:
+        case = (suffix, full)
+        if full and suffix != ".bak":
+            assert saved == [False, False] and kept, case
+            assert problem == "not saved: %s/spit.json%s is a folder" % (folder, suffix), case
+            assert wins == (1 if suffix == "" else 2), "the last good copy loads"
+        else:
+            assert saved == [True, True] and wins == 4 and problem is None, case
+            assert kept == full, case
+
+
+def check_cut_without_backup(wins):
+    assert wins[-1] == 3 and set(wins) == {2, 3}, "the old data or the new after any cut"
+    assert wins == sorted(wins)
+
+
+def check_unwritable(saved_one, saved_two, problem):
+    assert (saved_one, saved_two) == (False, False)
+    assert problem.startswith("not saved: flash error "), "the first failure is kept"
+
+
+def test_a_folder_in_the_way_is_removed_if_empty_or_the_save_says_why(tmp_path):
+    folder = str(tmp_path)
+    check_folders_in_the_way(power_cut.folders_in_the_way(folder), folder)
+    check_cut_without_backup(power_cut.cut_without_backup(folder))
+    (tmp_path / "other").mkdir()
+    check_unwritable(*power_cut.unwritable(str(tmp_path / "other")))
+
+
+VM_IN_THE_WAY = """
+import json, os
+os.mkdir('/save')
+os.mkdir('/other')
+import power_cut
+print(json.dumps([
+    power_cut.folders_in_the_way('/save'),
+    power_cut.cut_without_backup('/save'),
+    power_cut.unwritable('/other'),
+]))
+"""
+
+
+def test_a_folder_in_the_way_on_the_micropython_vm_filesystem(mpvm):
+    with open(os.path.join(HERE, "power_cut.py"), encoding="utf-8") as f:
+        helper = f.read()
+    in_the_way, cuts, unwritable = json.loads(
+        mpvm(VM_IN_THE_WAY, files={"/lib/power_cut.py": helper})
+    )
+    check_folders_in_the_way(in_the_way, "/save")
+    check_cut_without_backup(cuts)
+    check_unwritable(*unwritable)
+
+
 # -- transcripts ----------------------------------------------------------------------
 
 

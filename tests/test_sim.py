@@ -165,6 +165,32 @@ def test_every_flag_error_names_the_problem_and_exits_non_zero(argv, message, ca
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["--seed", "x"], "host_sim: error: --seed: 'x' is not a whole number"),
+        (["--scale", "4"], "host_sim: error: --scale: invalid choice: 4 (choose from 2, 3)"),
+        (["--seats", "2"], "host_sim: error: unrecognized arguments: --seats 2"),
+        (["--games", "2"], "host_sim: error: --games counts headless games: add --headless"),
+    ],
+)
+def test_a_flag_error_is_one_line_without_the_usage(argv, line, capsys):
+    with pytest.raises(SystemExit) as exited:
+        sim.main(argv)
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines() == [line]
+
+
+def test_the_help_is_the_whole_usage(capsys):
+    with pytest.raises(SystemExit) as exited:
+        sim.main(["--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m host_sim [-h]")
+    for flag in ("--p1", "--seed", "--headless", "--replay FILE", "--record DIR", "--word"):
+        assert flag in out
+
+
 def test_the_help_prints_the_keys(capsys):
     with pytest.raises(SystemExit) as exited:
         sim.main(["--help"])
@@ -194,6 +220,46 @@ def test_a_missing_or_broken_transcript_is_a_clear_error(tmp_path, capsys):
             sim.main(["--replay", path, "--terminal"])
         assert exited.value.code == 2
         assert "--replay %s" % path in capsys.readouterr().err
+
+
+HEAD = "spit-transcript 1\nseed 5\noptions layout=1-5\n"
+
+
+@pytest.mark.parametrize(
+    ("contents", "reason"),
+    [
+        (HEAD + "S@10 S@", "line 4, word 2 (S@): expected the press time in microseconds"),
+        (HEAD + "S@-5\n", "line 4, word 1 (S@-5): expected the press time in microseconds"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "line 1: expected text, found bytes that are not UTF-8"),
+        (b"\x00" * 64, "line 1, column 1: expected text, found the control character 0x00"),
+    ],
+    ids=["cut short", "negative time", "binary", "zeros"],
+)
+def test_a_damaged_transcript_is_refused_in_one_line(contents, reason, tmp_path, capsys):
+    path = tmp_path / "damaged.txt"
+    if isinstance(contents, str):
+        path.write_text(contents)
+    else:
+        path.write_bytes(contents)
+    with pytest.raises(SystemExit) as exited:
+        sim.main(["--replay", str(path), "--terminal"])
+    assert exited.value.code == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("host_sim: error: --replay %s: %s" % (path, reason))
+
+
+def test_a_file_larger_than_any_transcript_is_refused_unread(tmp_path, capsys, monkeypatch):
+    huge = tmp_path / "huge.txt"
+    with open(huge, "wb") as f:
+        f.truncate(1 << 30)  # a sparse GiB of zeros
+    opened = []
+    monkeypatch.setattr("builtins.open", lambda *args, **kw: opened.append(args))
+    with pytest.raises(SystemExit) as exited:
+        sim.main(["--replay", str(huge), "--terminal"])
+    assert exited.value.code == 2 and opened == []
+    assert capsys.readouterr().err.splitlines() == [
+        "host_sim: error: --replay %s: 1073741824 bytes: a transcript is at most 1048576" % huge
+    ]
 
 
 # -- headless ---------------------------------------------------------------------------
@@ -404,3 +470,17 @@ def test_with_neither_a_display_nor_a_terminal_it_says_what_to_do():
         "host_sim: no graphical display (DISPLAY is not set), and no terminal to play in;"
         " try --headless\n"
     )
+
+
+def test_headless_games_recorded_keep_every_transcript_the_last_one_too(tmp_path):
+    folder = tmp_path / "games"
+    out = io.StringIO()
+    args = sim_flags.parse_args(["--headless", "--games", "3", "--record", str(folder)] + SHORT)
+    assert sim.run_headless(args, out, io.StringIO()) == 0
+    games = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [game["game"] for game in games] == [1, 2, 3], "no game printed beyond --games"
+    names = sorted(os.listdir(folder))
+    assert names == ["game-1.txt", "game-2.txt", "game-3.txt"]
+    for name, game in zip(names, games, strict=True):
+        transcript = Transcript.parse(read(folder / name))
+        assert transcript.seed == game["game_seed"]

@@ -1,6 +1,7 @@
 """Transcripts: a game as seed, options and actions, written out and replayed."""
 
 import pytest
+from same_on_cpython import run_on_cpython
 from spit.options import Options
 from spit.rules import (
     PHASE_PLAY,
@@ -205,6 +206,88 @@ def test_a_malformed_word_is_a_transcript_error(word):
 def test_a_malformed_transcript_is_a_transcript_error(text):
     with pytest.raises(TranscriptError):
         Transcript.parse(text)
+
+
+HEAD = "spit-transcript 1\nseed 5\noptions layout=1-5\n"
+ACTIONS = "S, 1c3a (play), 1c1c4 (move) or 1!a (slap)"
+
+# Each damaged transcript and the one line that says where and what was expected.
+DAMAGED = [
+    (
+        HEAD + "S@10 1c3a@20 S@",
+        "line 4, word 3 (S@): expected the press time in microseconds after '@', found"
+        " nothing (the word is cut short)",
+    ),
+    (
+        HEAD + "S@10\n1c3a@-5\n",
+        "line 5, word 2 (1c3a@-5): expected the press time in microseconds after '@',"
+        " a whole number, not '-5'",
+    ),
+    (
+        HEAD + "S 1c3a@\n",
+        "line 4, word 2 (1c3a@): expected the press time in microseconds after '@', found"
+        " nothing (the word is cut short)",
+    ),
+    (HEAD + "S 1c9a\n", "line 4, word 2 (1c9a): expected an action: " + ACTIONS),
+    ("spit-transcript 1\nseed -3\n", "line 2: expected a seed, a whole number, not '-3'"),
+    ("# only a note\n\n", "nothing but blank lines and comments: expected 'spit-transcript 1'"),
+    ("\nsplit-transcript 1\n", "line 2: expected 'spit-transcript 1', not a transcript"),
+    (
+        HEAD + "S\x00\x00\n",
+        "line 4, column 2: expected text, found the control character 0x00 (a binary file?)",
+    ),
+    (
+        (HEAD + "S\n").encode() + bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+        "line 5: expected text, found bytes that are not UTF-8 (a binary file?)",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    DAMAGED,
+    ids=[
+        "cut short at the end",
+        "negative time",
+        "missing time",
+        "bad word",
+        "negative seed",
+        "only comments",
+        "other first line",
+        "NUL bytes",
+        "binary bytes",
+    ],
+)
+def test_a_damaged_transcript_says_where_and_what_was_expected(text, message):
+    with pytest.raises(TranscriptError) as raised:
+        Transcript.parse(text)
+    assert str(raised.value) == message
+
+
+def test_the_same_damage_reads_the_same_on_micropython(mpvm):
+    code = (
+        "from spit.transcript import Transcript, TranscriptError\n"
+        "for text, _ in %r:\n"
+        "    try:\n"
+        "        Transcript.parse(text)\n"
+        "    except TranscriptError as error:\n"
+        "        print(error)\n" % DAMAGED
+    )
+    host = run_on_cpython(code)
+    assert host.splitlines() == [message for _, message in DAMAGED]
+    assert mpvm(code) == host
+
+
+def test_a_transcript_read_as_bytes_is_the_same_transcript():
+    game = sensible_game(4, count=30)
+    text = Transcript(game.seed, game.options, game.history, list(range(30))).text()
+    from_bytes = Transcript.parse(("# pulled off the device\r\n" + text).encode())
+    assert from_bytes.actions == game.history and from_bytes.times == list(range(30))
+
+
+def test_a_text_beyond_the_largest_transcript_is_refused_unread():
+    with pytest.raises(TranscriptError, match="bytes: a transcript is at most 1048576"):
+        Transcript.parse(b"#" * (Transcript.MAX_BYTES + 1))
 
 
 def test_transcript_errors_are_value_errors():

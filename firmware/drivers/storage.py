@@ -10,6 +10,13 @@ short does not parse. A current file that did not load is removed rather than
 renamed over the good ``.bak``, and a save that finds its data came from ``.new`` (an
 earlier save cut between its renames) first renames it into place.
 
+A folder where one of the three files goes (MicroPython cannot write one, rename a file
+over it or, on every port, ``os.remove`` it) is removed by the save if it is empty. A
+folder with something in it is never touched: at ``.bak``, the save goes on without a
+backup copy (the current file is removed once ``.new`` is complete, so a cut between
+still leaves the new data in ``.new``); at the file's own name or at ``.new``, no save
+can be made.
+
 Flash writes stop interrupts on the RP2040: only the game flow saves, between rounds.
 
 Constructor
@@ -18,14 +25,17 @@ Constructor
 
 Methods
     ``load()``: the ``SaveData``; never raises. ``save(data)``: True once the new data is
-    the current file, False if the filesystem refused a step (full, worn out); a boot
-    then loads the old data or the new, as after a power cut at that step. Data the
-    same as the last save's is not written again (flash wears, and a write holds up
-    the loop for milliseconds).
+    the current file, False if the filesystem refused a step (full, worn out) or a
+    folder is in the way; a boot then loads the old data or the new, as after a power
+    cut at that step. Data the same as the last save's is not written again (flash
+    wears, and a write holds up the loop for milliseconds).
 
 Class variables
     ``loaded_from``: which file the data in use came from (``path``, ``.new``, ``.bak``),
     or None for the defaults.
+    ``problem``: None until a save fails; then one line saying why (``not saved:
+    /spit.json.new is a folder``), for the screen to show once. Set by the first failed
+    save of the power-on and kept, whatever the saves after it do.
 """
 
 import os
@@ -36,6 +46,21 @@ from spit.savedata import SaveData
 # A save is under 1 KiB; anything much bigger is not one, and reading it could
 # exhaust the heap.
 _MAX_BYTES = const(4096)
+# ``os.stat``'s mode bit of a folder.
+_S_IFDIR = const(0x4000)
+# MicroPython's errno for a full filesystem (LittleFS's LFS_ERR_NOSPC).
+_ENOSPC = const(28)
+
+
+def _why(error):
+    """A refused step of a save, in a few words: the text of an ``OSError`` raised with
+    one, else its errno (how MicroPython names it varies with the port)."""
+    reason = error.args[0] if error.args else -1
+    if reason == _ENOSPC:
+        return "the flash is full"
+    if isinstance(reason, int):
+        return "flash error %d" % reason
+    return str(reason)
 
 
 class Flash:
@@ -57,6 +82,16 @@ class Flash:
         except OSError:
             return -1
 
+    def is_folder(self, path):
+        try:
+            return bool(os.stat(path)[0] & _S_IFDIR)
+        except OSError:
+            return False
+
+    def rmdir(self, path):
+        """Removes an empty folder (``OSError`` if it holds something)."""
+        os.rmdir(path)
+
     def listdir(self, path):
         return os.listdir(path)
 
@@ -69,6 +104,7 @@ class Storage:
         self.path = path
         self.fs = fs or Flash()
         self.loaded_from = None
+        self.problem = None
         self._loaded = False
         self._written = None  # the text of the last save: an unchanged save writes nothing
 
@@ -93,6 +129,7 @@ class Storage:
         if not self._loaded:
             self.load()
         try:
+            backup = self._clear_the_way()
             if self.loaded_from == new:
                 # Finish the interrupted save first: the next write to .new would
                 # otherwise destroy the only copy of the data in use.
@@ -100,18 +137,37 @@ class Storage:
                 self.loaded_from = path
             with fs.open(new, "w") as f:
                 f.write(text)
-            if self.loaded_from == path:
-                fs.rename(path, path + ".bak")
+            if self.loaded_from == path and backup is not None:
+                fs.rename(path, backup)
             elif fs.size(path) >= 0:
-                fs.remove(path)  # damaged: keep the good .bak
+                fs.remove(path)  # damaged (keep the good .bak), or no place for a backup
             fs.rename(new, path)
-        except OSError:
+        except OSError as error:
             self._loaded = False  # which files are good is unknown now: look again
             self._written = None
+            if self.problem is None:
+                self.problem = "not saved: " + _why(error)
             return False
         self.loaded_from = path
         self._written = text
         return True
+
+    def _clear_the_way(self):
+        """Removes an empty folder from where each file of a save goes. Returns the
+        backup's name, or None if a folder that holds something is there; raises
+        ``OSError`` saying which if one is at the file's own name or at ``.new``."""
+        fs = self.fs
+        backup = self.path + ".bak"
+        for name in (self.path, self.path + ".new", backup):
+            if not fs.is_folder(name):
+                continue
+            try:
+                fs.rmdir(name)
+            except OSError:
+                if name == backup:
+                    return None
+                raise OSError(name + " is a folder") from None
+        return backup
 
     def _read(self, path):
         size = self.fs.size(path)

@@ -53,7 +53,7 @@ Methods
 
 from micropython import const
 
-from spit import keys
+from spit import keys, screens
 from spit.arbiter import Arbiter
 from spit.calibration import MIN_PAIRS, Calibration
 from spit.controls import LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
@@ -73,6 +73,15 @@ SETTINGS = const(3)
 ERROR = const(4)
 SELF_TEST = const(5)
 MODE_NAMES = ("title", "attract", "match", "settings", "error", "self-test")
+# The screen of each mode but a match's, which follows the game (``screen``).
+_MODE_SCREENS = (
+    screens.TITLE,
+    screens.ATTRACT,
+    screens.READY,
+    screens.SETTINGS,
+    screens.ERROR,
+    screens.SELF_TEST,
+)
 
 HOLD_US = const(2_000_000)
 TITLE_US = const(6_000_000)
@@ -165,6 +174,10 @@ class Controller:
         # the press's answer.
         self._answer = False
         self._break_at = now  # when the break became due
+        # The round result is up to be read, since ``_reading_since`` (``_still_reading``).
+        self._reading = False
+        self._reading_since = now
+        self._shown = screens.TITLE  # the screen a game's dealing passes leave up
         # The controls of the play screen, all drawn, and their ``changes`` then: until
         # they tell something, the passes leave the screen alone (None: draw).
         self._still = None
@@ -318,6 +331,7 @@ class Controller:
         self.reactions.people = (levels[0] is None, levels[1] is None)
         self._timed = levels[0] is None or levels[1] is None
         self._reaction_lines = []
+        self._reading = False
         self.session = None
         self._enter(MATCH, now)
 
@@ -403,8 +417,8 @@ class Controller:
             return True
         if self.mode != MATCH:
             return False
-        if self.session is None:
-            return True
+        if self.session is None or self._cpus == _BOTH_CPUS:
+            return True  # a person at a CPU match may always leave it
         game = self.session.table.game
         return game.phase == PHASE_OVER or (game.phase == PHASE_READY and game.round == 0)
 
@@ -413,9 +427,15 @@ class Controller:
     def _run_match(self, now):
         session = self.session
         if session is None:
-            if not self._drawing():  # the ready screen first: it answers the press
+            # The ready screen first: it answers the press that started the match. A
+            # press made meanwhile (the other player's SPIT) needs a table to commit it,
+            # and the screen waits for no press: then the cards are dealt at once.
+            if not self._drawing() or self.arbiter.due(now):
                 self._deal()
             return
+        if self._reading:
+            self._reading = self._still_reading(now, session.table)
+            session.table.hold = self._reading
         session.run(now)
         game = session.table.game
         if self._count >= 0 or session.table.controls.counting:
@@ -447,8 +467,19 @@ class Controller:
             if count > 0:
                 self.sound("count", now)
 
+    def _still_reading(self, now, table):
+        """The round result stays ``ROUND_RESULT_US``, or until a person calls: the
+        CPU seats wait meanwhile (``Table.hold``), so none of them shortens it."""
+        called = table.controls.called
+        if (called[0] and not self._cpus[0]) or (called[1] and not self._cpus[1]):
+            return False
+        return ticks_diff(now, self._reading_since) < ROUND_RESULT_US
+
     def _round_over(self):
-        """Between rounds: the reaction times shown, then saving and collecting."""
+        """Between rounds: the round result and the reaction times shown, then saving
+        and collecting."""
+        self._reading = self.session.table.game.phase != PHASE_OVER
+        self._reading_since = self._now
         reactions = self.reactions
         lines = []
         for player in (0, 1):
@@ -584,13 +615,47 @@ class Controller:
 
     # -- the screen -----------------------------------------------------------
 
+    def screen(self):
+        """The screen the device shows now (``spit.screens``), in every mode and every
+        pass: also between a press and the match it starts, and while a round is
+        dealt (the screen before it stays)."""
+        mode = self.mode
+        if mode != MATCH:
+            return _MODE_SCREENS[mode]
+        session = self.session
+        if session is None:
+            return screens.READY
+        table = session.table
+        game = table.game
+        phase = game.phase
+        if phase == PHASE_PLAY:
+            shown = screens.STUCK if game.is_stuck() else screens.PLAY
+        elif phase == PHASE_SLAP:
+            shown = screens.SLAP
+        elif phase == PHASE_OVER:
+            shown = screens.MATCH_RESULT if session.match.winner() >= 0 else screens.GAME_OVER
+        elif phase == PHASE_DEALING:
+            return self._shown
+        elif table.controls.counting:
+            shown = screens.COUNTDOWN
+        elif self._reading and game.last_round is not None:
+            shown = screens.ROUND_RESULT
+        else:
+            shown = screens.READY
+        self._shown = shown
+        return shown
+
+    def screen_name(self):
+        """The screen shown now, as a player names it."""
+        return screens.NAMES[self.screen()]
+
     def _draw(self, now):
         # Few locals on the play screen's path, which runs every pass it draws: on
         # MicroPython a function with more than 11 words of locals and stack gets a
         # heap frame per call.
         mode = self.mode
         if mode == MATCH:
-            self._draw_match(now)
+            self._draw_match()
         elif mode == ATTRACT:
             table = self.attract.table
             if table.game.phase != PHASE_DEALING:
@@ -611,54 +676,50 @@ class Controller:
             self._update_ages(now)
             renderer.self_test(self._presses, self._ages, self._bins, self._test_lines)
 
-    def _draw_match(self, now):
+    def _draw_match(self):
         session = self.session
         if session is None:
-            self._draw_ready()
+            self._draw_ready(_NOBODY_READY)
             return
         table = session.table
-        phase = table.game.phase
-        if phase == PHASE_PLAY or phase == PHASE_SLAP:  # noqa: SIM109 (a tuple would be built)
+        if table.game.phase == PHASE_DEALING:
+            return  # the next screen comes with the deal
+        shown = self.screen()
+        if screens.PLAY <= shown <= screens.SLAP:
             self.renderer.play(table.game, table.controls, self._cpus)
-        elif phase == PHASE_OVER:
-            self._draw_over(session)
-        elif phase != PHASE_DEALING:  # the next screen comes with the deal
-            self._draw_between_rounds(now, self.saved.options.word, table.game, table.controls)
+        elif shown >= screens.GAME_OVER:
+            self._draw_over(session, shown)
+        else:
+            self._draw_between_rounds(shown, table.game, table.controls)
 
-    def _draw_ready(self):
+    def _draw_ready(self, called):
         word = self.saved.options.word
-        self.renderer.ready(word, _NOBODY_READY, self._cpus, self._ready_hint())
+        self.renderer.ready(word, called, self._cpus, self._ready_hint())
 
-    def _draw_over(self, session):
+    def _draw_over(self, session, shown):
         renderer = self.renderer
         match = session.match
         winner = match.winner()
-        if winner >= 0:
+        if shown == screens.MATCH_RESULT:
             lines = self._reaction_lines
             renderer.match_result(winner, match.wins, self._cpus, lines, match.seed)
         else:
             outcome = session.table.game.outcome()
             renderer.game_over(outcome.winner, outcome.reason, match.wins, self._cpus, match.seed)
 
-    def _draw_between_rounds(self, now, word, game, controls):
+    def _draw_between_rounds(self, shown, game, controls):
         renderer = self.renderer
         cpus = self._cpus
-        if controls.counting:
+        if shown == screens.COUNTDOWN:
             renderer.countdown(self._count)
-        elif game.last_round is not None and not self._round_result_seen(now, controls):
+        elif shown == screens.ROUND_RESULT:
             banner = controls.contest.banner or ""  # made by the controls' next update
             renderer.round_result(game.last_round, banner, cpus, self._reaction_lines)
         else:
-            renderer.ready(word, controls.called, cpus, self._ready_hint())
+            self._draw_ready(controls.called)
 
     def _ready_hint(self):
         return _QUICK_HINT if self.saved.options.quick == "on" else ""
-
-    def _round_result_seen(self, now, controls):
-        """The round result stays until someone calls, or for a few seconds."""
-        if controls.called[0] or controls.called[1]:
-            return True
-        return ticks_diff(now, controls.phase_at) >= ROUND_RESULT_US
 
 
 def _reaction_line(player, reactions):

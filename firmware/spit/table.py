@@ -61,6 +61,8 @@ class Table:
         # finished looking at (-1: not settled), and the first time a planned action is due.
         self._settled = -1
         self._wake = 0
+        # The CPU seats wait while this is set: a screen is being read (the round result).
+        self.hold = False
 
     def touch(self, button, t):
         """A press of ``button`` at ``t`` (ticks_us), debounced, in any order."""
@@ -93,7 +95,7 @@ class Table:
         self.controls.update(horizon)  # may end the round: the slap time limit
         if game.phase == PHASE_DEALING:
             return
-        if self.cpus[0] is not None or self.cpus[1] is not None:
+        if (self.cpus[0] is not None or self.cpus[1] is not None) and not self.hold:
             self._run_cpus(horizon)
 
     def _run_cpus(self, now):

@@ -18,7 +18,8 @@ as ``a`` (player 1's, the only one in a one-pile round) and ``b``:
 
 A word may end in ``@`` and the press time in microseconds (``ticks_us``),
 as the device logs them; replay ignores the times. Lines starting with ``#``
-are comments.
+are comments. A transcript is text of at most ``Transcript.MAX_BYTES``;
+``parse`` names the line and the word that is not as expected.
 
 >>> action_word(parse_action_word("2c1c4"))
 '2c1c4'
@@ -30,6 +31,7 @@ from spit.rules import MOVE, PLAY, SLAP, SPIT_ACTION, Game, move, play, slap
 MAGIC = "spit-transcript 1"
 _PILES = "ab"
 _WORDS_PER_LINE = 16
+_ACTIONS = "S, 1c3a (play), 1c1c4 (move) or 1!a (slap)"
 
 
 class TranscriptError(ValueError):
@@ -38,6 +40,11 @@ class TranscriptError(ValueError):
 
 class Transcript:
     """Seed, options, actions and (optionally) each action's press time."""
+
+    # The device keeps a game's transcript only up to 64 KiB (the longest of 200
+    # self-play games was 21 KiB): a file far beyond that is no transcript, and the
+    # simulator refuses it before reading it.
+    MAX_BYTES = 1 << 20
 
     def __init__(self, seed, options, actions, times=None):
         self.seed = seed
@@ -65,30 +72,46 @@ class Transcript:
 
     @staticmethod
     def parse(text):
+        """The transcript written in ``text``: a str, or bytes as read from a file.
+        Raises TranscriptError naming the line (and the word) not as expected."""
+        Transcript.check_size(len(text))
         seed = None
         options = None
         actions = []
         times = []
-        lines = [line.strip() for line in text.split("\n")]
-        lines = [line for line in lines if line and not line.startswith("#")]
-        if not lines or lines[0] != MAGIC:
-            raise TranscriptError("not a transcript: the first line must be %r" % MAGIC)
-        for line in lines[1:]:
+        lines = _content_lines(text)
+        if not lines:
+            raise TranscriptError("nothing but blank lines and comments: expected %r" % MAGIC)
+        number, line = lines[0]
+        if line != MAGIC:
+            raise TranscriptError("line %d: expected %r, not a transcript" % (number, MAGIC))
+        for number, line in lines[1:]:
+            where = "line %d" % number
             if line.startswith("seed "):
-                seed = _number(line[5:], line)
+                seed = _whole_number(line[5:].strip(), where, "a seed")
             elif line.startswith("options "):
                 try:
                     options = Options.parse(line[8:])
                 except OptionError as error:
-                    raise TranscriptError("bad options line: %s" % error) from None
+                    raise TranscriptError("%s: bad options: %s" % (where, error)) from None
             else:
                 for word in line.split():
-                    word, _, time = word.partition("@")
-                    actions.append(parse_action_word(word))
-                    times.append(_number(time, word) if time else None)
+                    at = "%s, word %d (%s)" % (where, len(actions) + 1, word)
+                    action, time = _parse_word(word, at)
+                    actions.append(action)
+                    times.append(time)
         if seed is None or options is None:
             raise TranscriptError("a transcript needs a seed line and an options line")
         return Transcript(seed, options, actions, times if None not in times else None)
+
+    @staticmethod
+    def check_size(size):
+        """Raises TranscriptError if ``size`` bytes is more than any transcript
+        (``MAX_BYTES``): the simulator asks before it reads a file."""
+        if size > Transcript.MAX_BYTES:
+            raise TranscriptError(
+                "%d bytes: a transcript is at most %d" % (size, Transcript.MAX_BYTES)
+            )
 
     def replay(self, upto=None):
         """The game after the first ``upto`` actions (all by default)."""
@@ -129,8 +152,54 @@ def parse_action_word(word):
     raise TranscriptError("not an action: %r" % word)
 
 
-def _number(text, context):
+def _content_lines(text):
+    """``(line number, line)`` for each line of ``text`` that is neither blank nor a
+    comment, stripped. A line that is not text (a binary file, or one damaged on the
+    way) is a TranscriptError, wherever it is."""
+    if isinstance(text, str):
+        lines = text.split("\n")
+    else:
+        lines = []
+        for number, raw in enumerate(text.split(b"\n"), 1):
+            try:
+                lines.append(raw.decode())
+            except UnicodeError:
+                raise TranscriptError(
+                    "line %d: expected text, found bytes that are not "
+                    "UTF-8 (a binary file?)" % number
+                ) from None
+    kept = []
+    for number, line in enumerate(lines, 1):
+        for column, char in enumerate(line, 1):
+            if (char < " " and char not in "\t\r") or char == "\x7f":
+                raise TranscriptError(
+                    "line %d, column %d: expected text, found the control "
+                    "character 0x%02x (a binary file?)" % (number, column, ord(char))
+                )
+        line = line.strip()
+        if line and not line.startswith("#"):
+            kept.append((number, line))
+    return kept
+
+
+def _parse_word(word, where):
+    """``(action, press time or None)`` of one word such as ``1c3a@93812``."""
+    name, at, time = word.partition("@")
     try:
-        return int(text)
-    except ValueError:
-        raise TranscriptError("not a number in %r" % context) from None
+        action = parse_action_word(name)
+    except TranscriptError:
+        raise TranscriptError("%s: expected an action: %s" % (where, _ACTIONS)) from None
+    if not at:
+        return action, None
+    if not time:
+        raise TranscriptError(
+            "%s: expected the press time in microseconds after '@', "
+            "found nothing (the word is cut short)" % where
+        )
+    return action, _whole_number(time, where, "the press time in microseconds after '@'")
+
+
+def _whole_number(text, where, what):
+    if not text.isdigit():
+        raise TranscriptError("%s: expected %s, a whole number, not %r" % (where, what, text))
+    return int(text)

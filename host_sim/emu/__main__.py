@@ -11,21 +11,56 @@ virtual display exists; ``--spi`` writes every byte SPI0 sent as JSON lines
 ``[t_us, dc, byte]``; ``--repl`` then stops ``main.py`` (Ctrl-C) and sends each line
 typed here to the board's REPL, until end of input (Ctrl-D). Times are emulated, so a run
 without ``--repl`` repeats exactly.
+
+A bad input is one line and exit status 2, before anything runs: a flag, a ``--script``
+that is not such a list, a UF2 or boot ROM that is missing or is not one. A UF2 or boot
+ROM other than the tested files is a one-line warning. A board that does not boot (nothing
+on its console or display in ``BOOT_LIMIT_US``) is an error, exit status 1.
 """
 
-import argparse
 import json
 import os
 import select
 import sys
+import time
 
-from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_paths
+from host_sim.emu.board import (
+    EmulatedPico,
+    EmulatorError,
+    firmware_problem,
+    untested_firmware,
+)
 from host_sim.emu.fs_image import board_files
 from host_sim.emu.screen import Screen
+from host_sim.flags import OneLineParser
 from host_sim.micropython_vm import REPO
 
 _SLICE_US = 20_000
 _SHOTS = os.path.join(REPO, "screenshots")
+_GPIOS = 16  # buttons 0-15 are GPIO 0-15
+_STEP_SHOWN = 60  # characters of a bad step quoted in its error
+_JSON_KINDS = {
+    dict: "an object",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "true or false",
+    type(None): "null",
+}
+
+# MicroPython is up 0.11 emulated s after power-on and the firmware, once imported, sends
+# the display its first byte at about 0.95 s. A board that has printed nothing and sent
+# nothing by BOOT_LIMIT_US never booted: the UF2 or the boot ROM is not what it claims.
+# What such a board runs seldom sleeps and emulates at a few ms a wall second, so a wall
+# clock limit ends the wait too. Until the board shows life it runs in short slices.
+BOOT_LIMIT_US = 3_000_000
+BOOT_WALL_S = 30
+_BOOT_SLICE_US = 5_000
+_NOT_BOOTED = "is the UF2 MicroPython's RPI_PICO build and the boot ROM the RP2040's B1?"
+
+
+class ScriptError(ValueError):
+    """A ``--script`` file that cannot be read or is not a list of presses."""
 
 
 def _virtual_display():
@@ -37,13 +72,46 @@ def _virtual_display():
 
 
 def parse_script(path):
-    with open(path, encoding="utf-8") as f:
-        steps = json.load(f)
-    return [(float(s["t_us"]), int(s["button"]), bool(s["down"])) for s in steps]
+    """The presses in a ``--script`` file as ``(t_us, gpio, down)``; ScriptError says in
+    one line why there are none."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            steps = json.load(f)
+    except OSError as error:
+        raise ScriptError(error.strerror or str(error)) from None
+    except UnicodeDecodeError:
+        raise ScriptError("not JSON: not UTF-8 text (a binary file?)") from None
+    except ValueError as error:
+        raise ScriptError("not JSON: %s" % error) from None
+    if not isinstance(steps, list):
+        raise ScriptError("expected a JSON list of presses, found %s" % _JSON_KINDS[type(steps)])
+    return [_press(number, step) for number, step in enumerate(steps, 1)]
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="make emu", description=__doc__.split("\n\n")[0])
+def _press(number, step):
+    """Step ``number`` of a script as ``(t_us, gpio, down)``. (JSON's true is a Python
+    int too: ``type(...) in`` keeps it out of the times and the buttons.)"""
+    if isinstance(step, dict):
+        t_us, button, down = step.get("t_us"), step.get("button"), step.get("down")
+        if (
+            type(t_us) in (int, float)
+            and t_us >= 0
+            and type(button) is int
+            and 0 <= button < _GPIOS
+            and isinstance(down, bool)
+        ):
+            return float(t_us), button, down
+    shown = json.dumps(step)
+    if len(shown) > _STEP_SHOWN:
+        shown = shown[: _STEP_SHOWN - 3] + "..."
+    raise ScriptError(
+        'step %d is %s; expected {"t_us": microseconds from power-on, "button": 0-%d,'
+        ' "down": true or false}' % (number, shown, _GPIOS - 1)
+    )
+
+
+def _parser():
+    parser = OneLineParser(prog="make emu", description=__doc__.split("\n\n")[0])
     parser.add_argument("--script", help="JSON list of {t_us, button, down}")
     parser.add_argument("--ms", type=float, default=2000, help="emulated ms to run")
     parser.add_argument(
@@ -53,56 +121,114 @@ def main(argv=None):
     parser.add_argument("--spi", help="write SPI0's bytes here, one JSON line each")
     parser.add_argument("--start-us", type=int, default=0, help="the timer at power-on")
     parser.add_argument("--repl", action="store_true", help="then type to the board's REPL")
-    args = parser.parse_args(argv)
+    return parser
 
-    if firmware_paths() is None:
-        print(
-            "make emu needs MicroPython's RPI_PICO UF2 and the RP2040 B1 boot ROM:"
-            " set PICO_UF2 and PICO_BOOTROM (see the README)",
-            file=sys.stderr,
-        )
+
+def _say(line):
+    print("make emu: %s" % line, file=sys.stderr)
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    try:
+        events = parse_script(args.script) if args.script else []
+    except ScriptError as error:
+        _say("--script %s: %s" % (args.script, error))
         return 2
-    events = parse_script(args.script) if args.script else []
+    problem = firmware_problem()
+    if problem:
+        _say(problem)
+        return 2
+    for line in untested_firmware():
+        _say("warning: " + line)
     display = _virtual_display()
     if args.png and display is None:
         print("no virtual display (host_sim.display) yet: no PNGs", file=sys.stderr)
-    spi_out = open(args.spi, "w", encoding="utf-8") if args.spi else None  # noqa: SIM115
     try:
+        spi_out = open(args.spi, "w", encoding="utf-8") if args.spi else None  # noqa: SIM115
+    except OSError as error:
+        _say("--spi %s: %s" % (args.spi, error.strerror or error))
+        return 2
+    try:
+        # SPI0's log is kept whatever is asked: the board's first byte to the display is
+        # how a silent firmware shows it booted.
         with EmulatedPico(
-            files=board_files(),
-            start_us=args.start_us,
-            held=args.held,
-            log_spi=bool(spi_out or display),
+            files=board_files(), start_us=args.start_us, held=args.held, log_spi=True
         ) as pico:
             start = pico.now_us
             pico.buttons([(start + t, gpio, down) for t, gpio, down in events])
-            screen = Screen(display) if display is not None else None
-            shots = sorted(args.png)
-            end = start + args.ms * 1000
-            while pico.now_us < end:
-                until = min(end, pico.now_us + _SLICE_US)
-                if shots and display is not None:
-                    until = min(until, start + shots[0] * 1000)
-                pico.run_until_us(until)
-                sys.stdout.write(pico.read())
-                sys.stdout.flush()
-                if spi_out or screen:
-                    _pass_spi(pico, screen, spi_out)
-                while shots and pico.now_us >= start + shots[0] * 1000 and screen:
-                    os.makedirs(_SHOTS, exist_ok=True)
-                    path = os.path.join(_SHOTS, "emu-%06dms.png" % shots.pop(0))
-                    screen.save_png(path)
-                    print("\n[emu] screen saved to %s" % path, file=sys.stderr)
+            _run(pico, args, Screen(display) if display is not None else None, spi_out)
             if args.repl:
                 _console(pico)
     except EmulatorError as exc:
-        print("emulator: %s" % exc, file=sys.stderr)
+        _say(str(exc).split("\n", 1)[0])
         return 1
     finally:
         if spi_out:
             spi_out.close()
     print("\n[emu] %.0f emulated ms" % ((pico.now_us - start) / 1000), file=sys.stderr)
     return 0
+
+
+def _run(pico, args, screen, spi_out):
+    """Run for ``--ms``, passing on what the board prints and sends its display, and
+    saving the screens asked for; EmulatorError if the board does not boot."""
+    start = pico.now_us
+    end = start + args.ms * 1000
+    shots = sorted(args.png)
+    boot = _Boot(start)
+    while pico.now_us < end:
+        until = min(end, pico.now_us + boot.slice_us())
+        if shots and screen:
+            until = min(until, start + shots[0] * 1000)
+        boot.run_until_us(pico, until)
+        printed = pico.read()
+        sys.stdout.write(printed)
+        sys.stdout.flush()
+        sent = _pass_spi(pico, screen, spi_out)
+        boot.saw(pico.now_us, printed or sent)
+        while shots and pico.now_us >= start + shots[0] * 1000 and screen:
+            os.makedirs(_SHOTS, exist_ok=True)
+            path = os.path.join(_SHOTS, "emu-%06dms.png" % shots.pop(0))
+            screen.save_png(path)
+            print("\n[emu] screen saved to %s" % path, file=sys.stderr)
+
+
+class _Boot:
+    """Watches for the board's first sign of life: output on its console or a byte to
+    its display. Without one in time, or when the emulator stops first, the error says
+    the board did not boot."""
+
+    def __init__(self, start_us):
+        self.start_us = start_us
+        self.wall_start = time.monotonic()
+        self.booted = False
+
+    def slice_us(self):
+        return _SLICE_US if self.booted else _BOOT_SLICE_US
+
+    def run_until_us(self, pico, until):
+        try:
+            pico.run_until_us(until)
+        except EmulatorError as error:
+            if self.booted:
+                raise
+            first = str(error).split("\n", 1)[0]
+            raise EmulatorError(
+                "%s; the board had not booted: %s" % (first, _NOT_BOOTED)
+            ) from None
+
+    def saw(self, now_us, life):
+        self.booted = self.booted or bool(life)
+        if self.booted:
+            return
+        emulated_us = now_us - self.start_us
+        wall_s = time.monotonic() - self.wall_start
+        if emulated_us >= BOOT_LIMIT_US or wall_s >= BOOT_WALL_S:
+            raise EmulatorError(
+                "the board did not boot: nothing on its console or display after %.2f"
+                " emulated s (%.0f s here); %s" % (emulated_us / 1e6, wall_s, _NOT_BOOTED)
+            )
 
 
 def _console(pico):
@@ -120,12 +246,14 @@ def _console(pico):
 
 
 def _pass_spi(pico, screen, spi_out):
+    """SPI0's bytes since the last pass, to the screen and the ``--spi`` file."""
     log = pico.spi_log()
     if spi_out:
         for entry in log:
             spi_out.write(json.dumps(entry) + "\n")
     if screen:
         screen.feed(log)
+    return log
 
 
 if __name__ == "__main__":

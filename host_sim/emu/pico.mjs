@@ -3,6 +3,9 @@
 //
 // Time is the emulated clock in nanoseconds; the RP2040's microsecond timer reads it.
 // Everything happens at exact emulated times, so a run repeats exactly.
+//
+// A reset of the chip (``machine.reset()``, or the watchdog running out) stops the run;
+// ``restart()`` then powers up a new chip on the same flash, as the real reset does.
 
 import { readFileSync } from 'node:fs';
 import { GPIOPinState, RP2040, USBCDC } from 'rp2040js';
@@ -19,6 +22,8 @@ const DC_PIN = 20; // hardware_setup.DISPLAY_DC_PIN
 const RST_PIN = 21; // hardware_setup.DISPLAY_RST_PIN
 const RESET_LINE = -1; // in the SPI log's DC column: the display's RST line changed
 const CDC_FIFO = 512; // rp2040js's USBCDC drops bytes beyond this
+const WATCHDOG = 0x40058;
+const BUTTONS = 16;
 const SPI_BITS_PER_BYTE = 8;
 
 /** rp2040js logs through console.debug/info too, which would end up on stdout. */
@@ -52,17 +57,25 @@ function loadUf2(flash, data) {
 export class Pico {
   /**
    * uf2, bootrom: file paths. fsImage: path of a LittleFS image for the filesystem
-   * partition, or null to keep it erased. startUs: the timer's value at power-on.
-   * held: GPIOs held down at power-on. logSpi: keep SPI0's bytes for spiLog.
+   * partition, or null to keep it erased. flash: the whole flash's bytes to start from
+   * instead of the UF2 and the image (a chip coming out of reset). startUs: the timer's
+   * value at power-on. held: GPIOs held down at power-on. logSpi: keep SPI0's bytes for
+   * spiLog.
    */
-  constructor({ uf2, bootrom, fsImage = null, startUs = 0, held = [], logSpi = true }) {
+  constructor(options) {
+    const { uf2, bootrom, fsImage = null, flash = null, startUs = 0, held = [] } = options;
+    this.options = options;
     const rp2040 = new RP2040();
     this.rp2040 = rp2040;
     rp2040.logger = quietLogger;
     const rom = readFileSync(bootrom);
     rp2040.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength >> 2));
-    loadUf2(rp2040.flash, readFileSync(uf2));
-    if (fsImage) rp2040.flash.set(readFileSync(fsImage), FS_OFFSET);
+    if (flash) {
+      rp2040.flash.set(flash);
+    } else {
+      loadUf2(rp2040.flash, readFileSync(uf2));
+      if (fsImage) rp2040.flash.set(readFileSync(fsImage), FS_OFFSET);
+    }
     installFlash(rp2040);
     fixChip(rp2040);
     this.pio = new PioClock(rp2040);
@@ -96,12 +109,49 @@ export class Pico {
     };
 
     this.spiLog = [];
-    this.logSpi = logSpi;
+    this.logSpi = options.logSpi ?? true;
     this.captureSpi(rp2040.spi[0]);
 
+    this.resets = 0; // chip resets since power-on
+    this.resetRequested = false;
+    const watchdog = rp2040.peripherals[WATCHDOG];
+    watchdog.onWatchdogTrigger = () => {
+      this.resetRequested = true;
+      // This chip is going away; rp2040js's watchdog, which never resets anything,
+      // would fire again and again at the same instant.
+      watchdog.alarm.enable = false;
+      watchdog.timer.enable = false;
+    };
+    this.pendingButtons = new Set(); // [atNs, gpio, down] not yet reached
+
     // Buttons pull to ground against the pins' pull-ups: released reads high.
-    for (let gpio = 0; gpio < 16; gpio++) rp2040.gpio[gpio].setInputValue(!held.includes(gpio));
+    for (let gpio = 0; gpio < BUTTONS; gpio++) {
+      rp2040.gpio[gpio].setInputValue(!held.includes(gpio));
+    }
     rp2040.core.PC = FLASH_BASE; // boot2, which sets up execute-in-place and jumps on
+  }
+
+  /**
+   * The chip after its reset: a new one on this flash, the clock running on. What this
+   * one printed or sent to the display and nobody took yet is kept, and so are the
+   * buttons: those held stay down, and the presses to come still come.
+   */
+  restart() {
+    const held = [];
+    for (let gpio = 0; gpio < BUTTONS; gpio++) {
+      if (!this.rp2040.gpio[gpio].rawInputValue) held.push(gpio);
+    }
+    const next = new Pico({
+      ...this.options,
+      flash: this.rp2040.flash,
+      startUs: this.nowNs / 1000,
+      held,
+    });
+    next.resets = this.resets + 1;
+    next.console = this.console;
+    next.spiLog = this.spiLog;
+    for (const [atNs, gpio, down] of this.pendingButtons) next.button(atNs, gpio, down);
+    return next;
   }
 
   get nowNs() {
@@ -111,7 +161,10 @@ export class Pico {
   /** Set GPIO ``gpio`` pressed (``down``) or released at emulated time ``atNs``. */
   button(atNs, gpio, down) {
     const pin = this.rp2040.gpio[gpio];
+    const event = [atNs, gpio, down];
+    this.pendingButtons.add(event);
     const alarm = this.rp2040.clock.createAlarm(() => {
+      this.pendingButtons.delete(event);
       if (pin.rawInputValue === down) pin.setInputValue(!down);
     });
     alarm.schedule(Math.max(0, atNs - this.nowNs));
@@ -159,12 +212,16 @@ export class Pico {
     return bytes;
   }
 
-  /** Run until emulated time ``untilNs``, or until ``stop()`` returns true (checked often). */
+  /**
+   * Run until emulated time ``untilNs``, or until ``stop()`` returns true (checked often),
+   * or until the chip resets (``resetRequested``: ``restart()`` goes on from there).
+   */
   run(untilNs, stop = null) {
     const { core, clock } = this.rp2040;
     let count = 0;
     while (clock.nanos < untilNs) {
       if ((++count & 0x3ff) === 0) {
+        if (this.resetRequested) return false;
         if (this.connected && this.toDevice.length) this.feedConsole();
         if (stop && stop()) return true;
       }
@@ -178,6 +235,7 @@ export class Pico {
         // Bytes for the console go out before the sleep is skipped: they are what
         // wakes a board waiting at its REPL. And what it printed may be what the caller
         // waits for.
+        if (this.resetRequested) return false;
         if (this.connected && this.toDevice.length) this.feedConsole();
         if (stop && stop()) return true;
         const next = clock.nextAlarm ? clock.nextAlarm.nanos : untilNs;

@@ -1,5 +1,7 @@
 // One emulated Pico driven over stdin/stdout, one JSON object a line each way; the
 // Python side is host_sim/emu/board.py. argv[2] is the JSON of Pico's constructor options.
+// A chip reset powers up a new chip on the same flash and the run goes on; every answer
+// says how many resets there were (``resets``) and the emulated time (``now_ns``).
 //
 // Requests ({"op": ...}) and their answers:
 //   run {until_ns}                      -> {now_ns}
@@ -17,8 +19,17 @@ import { createInterface } from 'node:readline';
 
 import { Pico } from './pico.mjs';
 
-const pico = new Pico(JSON.parse(process.argv[2]));
+let pico = new Pico(JSON.parse(process.argv[2]));
 let unread = [];
+
+/** ``pico.run``, across the chip's resets. */
+function run(untilNs, stop = null) {
+  for (;;) {
+    const stopped = pico.run(untilNs, stop);
+    if (!pico.resetRequested) return stopped;
+    pico = pico.restart();
+  }
+}
 
 function pending() {
   if (pico.console.length) unread = [Buffer.concat([...unread, pico.takeConsole()])];
@@ -27,14 +38,14 @@ function pending() {
 
 const handlers = {
   run({ until_ns }) {
-    pico.run(until_ns);
+    run(until_ns);
     return {};
   },
   expect({ text, fail, until_ns }) {
     const wanted = Buffer.from(text, 'base64');
     const unwanted = fail ? Buffer.from(fail, 'base64') : null;
     let seen = -1;
-    pico.run(until_ns, () => {
+    run(until_ns, () => {
       const output = pending();
       if (output.length === seen) return false;
       seen = output.length;
@@ -73,7 +84,8 @@ for await (const line of lines) {
   const request = JSON.parse(line);
   let answer;
   try {
-    answer = { ok: true, ...handlers[request.op](request), now_ns: pico.nowNs };
+    const result = handlers[request.op](request);
+    answer = { ok: true, ...result, now_ns: pico.nowNs, resets: pico.resets };
   } catch (err) {
     answer = { ok: false, error: String(err && err.stack ? err.stack : err) };
   }

@@ -1,0 +1,151 @@
+"""``make emu-port``: an emulated Pico behind a serial port, for flashing without a board.
+
+    make emu-port                                   # prints the port, e.g. /dev/pts/3
+    make flash PORT=/dev/pts/3                      # in another terminal; then the title
+    make emu-port ARGS="--flash board.img"          # keeps the filesystem between runs
+
+The board is MicroPython's official RP2040 UF2 in rp2040js, as a Pico fresh from its
+UF2: an empty filesystem (or the one ``--flash`` kept), its USB console on a
+pseudo-terminal that ``make flash``, ``make repl`` and ``make pull`` open as they would
+a real board's. It runs in step with the wall clock until Ctrl-C.
+
+Powering on again: a reset of the chip (the ``machine.reset()`` that ``make flash``
+ends with, ``mpremote reset``, or the watchdog) starts it again from its flash, so the
+firmware just flashed boots to its title. ``--flash FILE`` keeps the filesystem in
+FILE when the command stops and at every reset, and boots from it when FILE exists: a
+power-off and a power-on. The screen, decoded from the bytes the firmware sends the
+display, is saved as a PNG (``--screen``) whenever it has changed and then stayed still
+for a moment.
+"""
+
+import argparse
+import os
+import signal
+import sys
+
+from host_sim.display import VirtualDisplay
+from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_paths
+from host_sim.emu.screen import Screen
+from host_sim.emu.serial_port import SerialPort
+from host_sim.micropython_vm import REPO
+
+DEFAULT_SCREEN = os.path.join(REPO, "screenshots", "emu-port.png")
+_LOOK_US = 20_000  # how often the display's bytes are taken in
+_STILL_US = 150_000  # a screen unchanged this long is saved
+
+
+class ScreenFile:
+    """The board's screen, kept in a PNG file: rewritten when it has changed and then
+    stayed still for ``_STILL_US`` of emulated time."""
+
+    def __init__(self, pico, path):
+        self.pico = pico
+        self.path = path
+        self.screen = Screen(VirtualDisplay(strict_timing=True))
+        self._looked_at = pico.now_us
+        self._changed_at = None  # the last change not yet saved
+
+    def look(self):
+        now = self.pico.now_us
+        if now - self._looked_at < _LOOK_US:
+            return
+        self._looked_at = now
+        before = self.screen.bytes_sent
+        self.screen.feed(self.pico.spi_log())
+        if self.screen.bytes_sent != before:
+            self._changed_at = now
+        elif self._changed_at is not None and now - self._changed_at >= _STILL_US:
+            self._changed_at = None
+            _replace(self.path, self.screen.display.png())
+
+
+class FlashFile:
+    """The board's filesystem partition kept in a file between runs (``--flash``)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def image(self):
+        """The partition as the last run left it, or None (a fresh board)."""
+        if self.path is None or not os.path.exists(self.path):
+            return None
+        with open(self.path, "rb") as f:
+            return f.read()
+
+    def keep(self, pico):
+        if self.path is not None:
+            _replace(self.path, pico.flash())
+
+
+def _replace(path, data):
+    """Write ``path`` whole or not at all: a viewer or the next run never reads half."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    partial = path + ".new"
+    with open(partial, "wb") as f:
+        f.write(data)
+    os.replace(partial, path)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="make emu-port", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--flash", metavar="FILE", help="keep the filesystem in FILE")
+    parser.add_argument(
+        "--screen", metavar="PNG", default=DEFAULT_SCREEN, help="the screen, as a PNG file"
+    )
+    args = parser.parse_args(argv)
+    if firmware_paths() is None:
+        print(
+            "make emu-port needs MicroPython's RPI_PICO UF2 and the RP2040 B1 boot ROM:"
+            " set PICO_UF2 and PICO_BOOTROM (see the README)",
+            file=sys.stderr,
+        )
+        return 2
+
+    stopping = []
+
+    def stop(signum, frame):
+        if stopping:  # asked twice: the emulator does not answer, so no waiting for it
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+        stopping.append(signum)
+
+    # A flag rather than KeyboardInterrupt: the emulator is stopped between two slices,
+    # never in the middle of a request, so that the filesystem can still be read.
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    kept = FlashFile(args.flash)
+    try:
+        with EmulatedPico(fs_image=kept.image()) as pico:
+            screen = ScreenFile(pico, args.screen)
+            resets = [0]
+
+            def after_step():
+                screen.look()
+                if pico.resets != resets[0]:
+                    resets[0] = pico.resets
+                    kept.keep(pico)
+                    print("[emu-port] the board reset; it starts again from its flash",
+                          file=sys.stderr)
+
+            port = SerialPort(pico, paced=True, after_step=after_step)
+            print(
+                "Emulated Pico on %s: make flash PORT=%s (make repl, make pull likewise);"
+                " Ctrl-C stops it" % (port.port, port.port),
+                flush=True,
+            )
+            print("[emu-port] its screen: %s" % args.screen, file=sys.stderr)
+            try:
+                port.serve(lambda: bool(stopping))
+            finally:
+                port.close()
+            kept.keep(pico)
+    except EmulatorError as exc:
+        print("emulator: %s" % exc, file=sys.stderr)
+        return 1
+    if args.flash:
+        print("[emu-port] stopped; its filesystem is in %s" % args.flash, file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+"""A person at the device, for the player-path tests: looks at the table and presses keys.
+
+A face (the window, the terminal view, the emulated Pico) shows the table; the person
+reads it as a ``Look`` and picks the next keys as a player would: a card that fits a
+pile, a gap filled to turn up a hidden card, SPIT when the device asks for it, a slap
+when the round is over. ``Script`` runs a person's steps as a generator of waits (ms),
+so that any face can drive it from its own loop.
+"""
+
+from spit import keys
+from spit.cards import adjacent
+
+# What ``Look.screen`` holds: the names of ``spit.screens``.
+CALLING = ("ready", "round result", "stuck")
+
+
+class Look:
+    """What a person sees of the table: the top card of each slot (-1: empty) and how
+    many cards lie hidden under it, the spit piles' top cards, the card in each hand
+    (a slot, -1: none), who has called, and whether quick play is on."""
+
+    def __init__(self, screen, tops, hidden, piles, hand, called, quick=True):
+        self.screen = screen
+        self.tops = tops
+        self.hidden = hidden
+        self.piles = piles
+        self.hand = hand
+        self.called = called
+        self.quick = quick
+
+    @classmethod
+    def of_device(cls, device):
+        """The table of a simulated device, as its screen shows it."""
+        screen = device.screen_name()
+        session = device.session
+        if session is None:
+            return cls(screen, [[], []], [[], []], [], [-1, -1], [False, False])
+        game = session.table.game
+        controls = session.table.controls
+        tops = [[game.stock_top(p, s) for s in range(game.slots)] for p in (0, 1)]
+        hidden = [
+            [len(game.stock[p][s]) - game.face_up[p][s] for s in range(game.slots)]
+            for p in (0, 1)
+        ]
+        piles = [game.top(pile) for pile in range(game.pile_count())]
+        return cls(
+            screen,
+            tops,
+            hidden,
+            piles,
+            list(controls.hand),
+            list(controls.called),
+            game.options.quick == "on",
+        )
+
+    def fits(self, card):
+        """The piles ``card`` fits."""
+        return [p for p, top in enumerate(self.piles) if top >= 0 and adjacent(card, top)]
+
+    def pile_key(self, player, pile):
+        """``L`` or ``R``: the pile button that means ``pile`` to ``player``."""
+        return keys.LEFT if len(self.piles) == 1 or pile == player else keys.RIGHT
+
+    def play_keys(self, player, slot, pile):
+        """The keys that play the card in ``slot`` onto ``pile``."""
+        if self.quick and self.fits(self.tops[player][slot]) == [pile]:
+            return [slot]  # quick play: its button alone
+        return [slot, self.pile_key(player, pile)]
+
+    def plays(self, player):
+        """Every ``(slot, pile)`` that ``player`` can play now."""
+        return [
+            (slot, pile)
+            for slot, card in enumerate(self.tops[player])
+            if card >= 0
+            for pile in self.fits(card)
+        ]
+
+    def gap_fill(self, player):
+        """``(slot, gap)``: a card with hidden cards under it, into an empty slot that
+        it cannot be played from instead; or None."""
+        tops = self.tops[player]
+        if -1 not in tops:
+            return None
+        gap = tops.index(-1)
+        for slot, card in enumerate(tops):
+            if card >= 0 and self.hidden[player][slot] and not (self.quick and self.fits(card)):
+                return slot, gap
+        return None
+
+    def next_keys(self, player):
+        """The keys a person at ``player``'s seat presses next (empty: nothing to do)."""
+        screen = self.screen
+        if screen in CALLING:
+            return [] if self.called[player] else [keys.SPIT]
+        if screen == "slap":
+            return [keys.LEFT]
+        if screen != "play":
+            return []
+        if self.hand[player] >= 0:
+            return [self.hand[player]]  # put back what an earlier press left in hand
+        plays = self.plays(player)
+        if plays:
+            return self.play_keys(player, *plays[0])
+        fill = self.gap_fill(player)
+        return list(fill) if fill else []
+
+    def race(self):
+        """``(p1_slot, p2_slot, pile)``: both players' cards fit ``pile`` and player
+        2's no longer fits once player 1's lands (a race player 2 loses); or None."""
+        for slot1, pile in self.plays(0):
+            card1 = self.tops[0][slot1]
+            for slot2, pile2 in self.plays(1):
+                card2 = self.tops[1][slot2]
+                if pile2 == pile and not adjacent(card2, card1):
+                    return slot1, slot2, pile
+        return None
+
+
+class Script:
+    """A person's steps on a face, as a generator of waits in ms: ``steps`` is a
+    generator function taking this script. The face calls ``resume(now_ms)`` from its
+    loop; the script runs until its next wait, then waits until that much later.
+
+    ``face`` offers ``down(button)``, ``up(button)``, ``look()`` (a ``Look``) and
+    ``check()`` (raises when the device is not sane)."""
+
+    def __init__(self, face, steps):
+        self.face = face
+        self._steps = steps(self)
+        self._wake_ms = 0
+        self.now_ms = 0
+        self.done = False
+        self.shown = []  # every screen seen, in order, without repeats
+
+    def resume(self, now_ms):
+        self.now_ms = now_ms
+        if self.done or now_ms < self._wake_ms:
+            return
+        self.face.check()
+        self._note(self.face.look().screen)
+        try:
+            self._wake_ms = now_ms + next(self._steps)
+        except StopIteration:
+            self.done = True
+
+    def _note(self, screen):
+        if not self.shown or self.shown[-1] != screen:
+            self.shown.append(screen)
+
+    # -- steps to ``yield from`` ---------------------------------------------------
+
+    def tap(self, player, key, hold_ms=30, gap_ms=40):
+        button = keys.button_id(player, key)
+        self.face.down(button)
+        yield hold_ms
+        self.face.up(button)
+        yield gap_ms
+
+    def hold(self, player, key, ms):
+        yield from self.tap(player, key, ms, 40)
+
+    def keys(self, player, pressed):
+        for key in pressed:
+            yield from self.tap(player, key)
+
+    def until(self, *screens, within_ms=2_000):
+        """Wait until the screen is one of ``screens``."""
+        waited = 0
+        while self.face.look().screen not in screens:
+            assert waited < within_ms, "still %r after %d ms, waiting for %s" % (
+                self.face.look().screen,
+                waited,
+                screens,
+            )
+            yield 5
+            waited += 5
+        self._note(self.face.look().screen)
