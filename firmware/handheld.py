@@ -144,8 +144,10 @@ class Handheld:
         self.pace.begin()
         if self._tone is not None:
             self._start_tone()
-        self.debouncer.update(now)
-        self.controller.run(now, self.capture.pressed_mask())
+        debouncer = self.debouncer
+        debouncer.update(now)
+        # A button down since power-on counts only once it has been released.
+        self.controller.run(now, self.capture.pressed_mask() & ~debouncer.held_since_start)
         if self.buzzer is not None:
             self.buzzer.update(now)
 

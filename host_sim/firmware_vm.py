@@ -50,7 +50,7 @@ display = Display(bus, Line().set, Line().set, Line().set, "ili9341", 0, lambda 
 renderer = Renderer(display, framebuf)
 saved = SaveData()
 saved.seats = SEATS
-handheld = Handheld(IrqButtons(pins, clock), clock(), saved, 1, renderer)
+handheld = Handheld(IrqButtons(pins, clock), clock(), saved, 1, renderer, clock=clock)
 controller = handheld.controller
 
 

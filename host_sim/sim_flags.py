@@ -75,7 +75,7 @@ def parser():
     parse.add_argument("--p1", type=seat, help="player 1 (bottom): %s; default human" % seats)
     parse.add_argument("--p2", type=seat, help="player 2 (top): %s; default cpu:steady" % seats)
     parse.add_argument("--seed", type=seed, help="the first match's seed (default: drawn)")
-    parse.add_argument("--speed", type=speed, help="CPU games and replays run this much faster")
+    parse.add_argument("--speed", type=speed, help="the device runs this many times faster")
     parse.add_argument("--scale", type=int, choices=SCALES, help="window scale (default: fits)")
     parse.add_argument("--terminal", action="store_true", help="the terminal view, not a window")
     parse.add_argument("--headless", action="store_true", help="CPU against CPU, JSON lines")
@@ -114,8 +114,6 @@ def parse_args(argv=None):
             )
         if args.headless:
             parse.error("--replay plays a game back on screen: drop --headless")
-    elif args.speed is not None and not args.headless and HUMAN in _seats(args):
-        parse.error("--speed is for CPU games and replays: a human seat plays in real time")
     if args.headless:
         args.p1 = args.p1 or DEFAULT_CPU
         args.p2 = args.p2 or DEFAULT_CPU

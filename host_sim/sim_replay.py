@@ -61,6 +61,7 @@ class Replay:
             self._base = now
         if self.made == self.total:
             self.done = True
+            self._release_all()  # the last word's buttons too: nothing stays held
         elif self._asked == self.made:
             self._ask(game, now)
         elif ticks_diff(now, self._touch) > STALL_US:
@@ -122,6 +123,9 @@ class Replay:
 
     def _stop(self, why):
         self.error = why
+        self._release_all()
+
+    def _release_all(self):
         for button in range(keys.BUTTON_COUNT):
             self.device.release(button)
         self._edges = []

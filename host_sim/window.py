@@ -253,7 +253,7 @@ class Window:
         rows += ["F1 shows them   F12 screenshot", "Esc quits"]
         for i, text in enumerate(rows):
             ink = LIT if i == 0 else TEXT if text.startswith(("seed", "screen")) else DIM_TEXT
-            for part in _wrap(text, 30):
+            for part in _fit(self.text_font, text, PANEL_W - 24):
                 self.surface.blit(self.text_font.render(part, True, ink), (x, y))
                 y += 20
 
@@ -310,6 +310,24 @@ class Window:
             line = data[y * s * row : y * s * row + row]
             out.extend(line[x : x + 3] for x in range(0, row, 3 * s))
         return b"".join(out)
+
+
+def _fit(font, text, width):
+    """``text`` in lines no wider than ``width`` pixels in ``font``: broken between
+    words, and inside a word that is wider on its own."""
+    lines = [""]
+    for word in text.split(" "):
+        joined = (lines[-1] + " " + word).strip()
+        if font.size(joined)[0] <= width:
+            lines[-1] = joined
+            continue
+        lines.append(word)
+        while font.size(lines[-1])[0] > width:
+            cut = len(lines[-1]) - 1
+            while cut > 1 and font.size(lines[-1][:cut])[0] > width:
+                cut -= 1
+            lines[-1:] = [lines[-1][:cut], lines[-1][cut:]]
+    return [line for line in lines if line]
 
 
 def _wrap(text, columns):

@@ -8,7 +8,7 @@ so that any face can drive it from its own loop.
 """
 
 from spit import keys
-from spit.cards import adjacent
+from spit.cards import adjacent, parse_card
 
 # What ``Look.screen`` holds: the names of ``spit.screens``.
 CALLING = ("ready", "round result", "stuck")
@@ -176,3 +176,43 @@ class Script:
             yield 5
             waited += 5
         self._note(self.face.look().screen)
+
+
+def look_at_text(lines, quick=True, word="SPIT"):
+    """A ``Look`` from the terminal view's lines (``host_sim.terminal``): the screen's
+    name from its first line, the table from ``spit.textview``'s rows."""
+    names = [line.split(": ", 1)[1].strip() for line in lines if "Spit handheld: " in line]
+    screen = names[0] if names else ""  # nothing shown yet
+    rows = [i for i, line in enumerate(lines) if line.startswith("P1  pack")]
+    if not rows:
+        return Look(screen, [[], []], [[], []], [], [-1, -1], [False, False], quick)
+    p1 = rows[0]
+    p2 = p1 - 7  # the table's lines: P2's, their row, a gap, the piles, ..., P1's row, P1's
+    slots = [_row(lines[p1 - 1]), _row(lines[p2 + 1])[::-1]]
+    piles = [_card(name) for name in _pile_tops(lines[p2 + 3])]
+    called = [(" %s!" % word) in lines[p1], (" %s!" % word) in lines[p2]]
+    tops = [[card for card, _, _ in row] for row in slots]
+    hidden = [[n for _, n, _ in row] for row in slots]
+    hand = [next((i for i, (_, _, held) in enumerate(row) if held), -1) for row in slots]
+    return Look(screen, tops, hidden, piles, hand, called, quick)
+
+
+def _row(line):
+    """``(card, hidden, selected)`` per slot of a textview row, left to right."""
+    out = []
+    line = line.ljust(3 + 9 * 5)
+    for slot in range(5):
+        text = line[3 + 9 * slot : 3 + 9 * slot + 8]
+        body = text[1:7]
+        name, _, hidden = body.partition("+")
+        out.append((_card(name.strip()), int(hidden) if hidden.strip() else 0, text[0] == "["))
+    return out
+
+
+def _pile_tops(line):
+    words = line.split()
+    return [words[i + 1] for i, word in enumerate(words) if word in ("a", "b")]
+
+
+def _card(name):
+    return -1 if name in ("--", "") else parse_card(name)

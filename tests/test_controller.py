@@ -9,6 +9,7 @@ from spit.controller import (
     ATTRACT,
     ATTRACT_US,
     COUNTDOWN_US,
+    EAGER_US,
     ERROR,
     ERROR_US,
     HOLD_US,
@@ -113,10 +114,13 @@ class Device:
             self.handheld.step(self.now)
 
     def tap(self, button, ms=50):
+        before = self.controller.mode
         self.pins[button].press()
         self.run(ms)
         self.pins[button].release()
         self.run(ms)
+        if before != MATCH and self.controller.mode == MATCH:
+            self.run(EAGER_US // 1000)  # nobody answers the ready screen sooner
 
     def hold(self, button, ms):
         self.pins[button].press()

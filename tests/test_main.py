@@ -11,7 +11,7 @@ from drivers.storage import Storage
 from drivers.transcripts import Transcripts
 from handheld import Handheld
 from spit import keys
-from spit.controller import MATCH, SELF_TEST, TITLE
+from spit.controller import EAGER_US, MATCH, SELF_TEST, TITLE
 from spit.render import Renderer
 
 from host_sim.display.panel import VirtualDisplay
@@ -104,6 +104,7 @@ def test_buttons_reach_the_game_and_the_screen(monkeypatch, tmp_path):
     board.run(20)
     assert board.handheld.controller.mode == MATCH
     board.settle()  # the ready screen, then the deal
+    board.run(EAGER_US // 1000)  # a person's time to answer it
     board.virtual.mark()
     spit.press()
     board.run(20)

@@ -23,6 +23,7 @@ from host_sim import sim, sim_device, window  # noqa: E402
 # Each turn of the window's loop is this much of play (on a laptop, a little over 1 ms).
 TURN_S = 0.002
 P1, P2 = 0, 1
+READ_MS = 300  # a person's time to read a new screen before answering it
 
 
 @pytest.fixture(autouse=True)
@@ -220,9 +221,10 @@ def test_two_people_play_a_match_through_the_window(monkeypatch, tmp_path):
         face.up(keys.button_id(P1, keys.SPIT))
         face.up(keys.button_id(P2, keys.SPIT))
         yield from script.until("ready", within_ms=200)
-        yield 300
-        assert face.device.session.table.controls.called == [False, True]
+        yield READ_MS
+        assert face.device.session.table.controls.called == [False, False]
         yield from script.tap(P1, keys.SPIT)
+        yield from script.tap(P2, keys.SPIT)
         yield from script.until("countdown", within_ms=1_000)
         yield from script.until("play", within_ms=3_500)
         yield from first_round_events(script, face)
@@ -241,6 +243,7 @@ def test_a_person_plays_the_cpu_through_the_window(monkeypatch, tmp_path):
         yield from script.until("title")
         yield from script.tap(P1, keys.SPIT)
         yield from script.until("ready", within_ms=100)
+        yield READ_MS
         yield from script.tap(P1, keys.SPIT)
         yield from script.until("countdown", within_ms=2_000)
         yield from script.until("play", within_ms=3_500)

@@ -152,7 +152,6 @@ def test_holding_spit_on_the_title_opens_the_settings_and_their_rows_show():
         (["--headless", "--p1", "human"], "a human seat needs the window"),
         (["--p2", "robot"], "'robot' is not a seat"),
         (["--replay", "x.txt", "--seed", "4"], "not --seed"),
-        (["--speed", "4"], "--speed is for CPU games"),
         (["--speed", "0", "--p1", "cpu"], "must be above 0"),
         (["--seed", "-1"], "a seed is from 0 to 4294967295"),
         (["--headless", "--scale", "3"], "--scale and --terminal do not apply"),
@@ -329,6 +328,7 @@ def test_a_device_transcript_replays_the_same_game(short_game, tmp_path):
     game = play.device.session.table.game
     assert game.history == Transcript.parse(text).actions
     assert game.phase == PHASE_OVER and game.outcome().winner + 1 == original.finished[0]["winner"]
+    assert not any(play.device.held(b) for b in range(keys.BUTTON_COUNT)), "all released"
     assert play.status()[:3] == [
         "seed %d" % game.seed,
         "P1 human vs P2 human",
@@ -428,6 +428,7 @@ def test_the_terminal_view_plays_a_round_with_the_keys(tmp_path):
     assert view.wait_for("Tab holds SPIT for the settings"), "the keys show at first"
     view.type(" ")
     assert view.wait_for("Both press SPIT")
+    time.sleep(0.3)  # a person reads the ready screen
     view.type(" \n")
     assert view.wait_for("the round opens in")
     assert view.wait_for("Spit handheld: play", 10)

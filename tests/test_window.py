@@ -14,7 +14,7 @@ pygame = pytest.importorskip("pygame")
 import framebuf  # noqa: E402
 from spit import keys  # noqa: E402
 from spit.cards import adjacent  # noqa: E402
-from spit.controller import COUNTDOWN_US  # noqa: E402
+from spit.controller import COUNTDOWN_US, EAGER_US  # noqa: E402
 from spit.render import Renderer  # noqa: E402
 from spit.rules import PHASE_OVER, PHASE_PLAY  # noqa: E402
 from test_sim import ROOT, SHORT, read, record_short_game  # noqa: E402
@@ -61,6 +61,7 @@ class Player:
 
     def start_round(self):
         self.tap(pygame.K_SPACE)  # the title: a match
+        self.run(EAGER_US // 1000)  # a person's time to answer the ready screen
         self.tap(pygame.K_SPACE)
         self.tap(pygame.K_RETURN)
         self.run(COUNTDOWN_US // 1000 + 50)
@@ -233,3 +234,16 @@ def test_ctrl_c_closes_the_window_without_a_traceback(tmp_path):
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=20)
     assert process.returncode == 0 and err == b""
+
+
+def test_a_long_line_beside_the_device_is_wrapped_to_the_panel(two_people):
+    window_ = two_people.window
+    two_people.device.last_event = "P1 refused: does not fit the pile's top card, try another"
+    two_people.window.draw()
+    font = window_.text_font
+    width = window.PANEL_W - 24
+    for text in window_._status():
+        parts = window._fit(font, text, width)
+        assert all(font.size(part)[0] <= width for part in parts), parts
+        assert " ".join(parts).replace(" ", "") == text.replace(" ", ""), "nothing cut off"
+    assert len(window._fit(font, "last: " + two_people.device.last_event, width)) >= 2

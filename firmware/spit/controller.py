@@ -102,6 +102,9 @@ _QUICK_HINT = "quick play: C alone plays a 1-pile card"
 _TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
 _EVENT_SOUNDS = {PLAYED: "play", REFUSED: "illegal", LOST_RACE: "illegal", SPAT: "spit"}
 _MATCH_SALT = const(0x4D47)
+# Presses this soon after the one that started a match are part of starting it, not
+# calls: quicker than anybody answers the ready screen.
+EAGER_US = const(250_000)
 # A break waits for the new screen to be drawn, this long at most.
 BREAK_WAIT_US = const(100_000)
 # A piece of drawing (about 1 ms on the Pico) starts only this early in a pass, in its
@@ -121,6 +124,10 @@ _BIN_US = const(10)
 
 
 def _nothing(*args):
+    pass
+
+
+def _drop(button, t, tie):
     pass
 
 
@@ -178,6 +185,7 @@ class Controller:
         self._reading = False
         self._reading_since = now
         self._shown = screens.TITLE  # the screen a game's dealing passes leave up
+        self._starting = False  # a match began less than ``EAGER_US`` ago
         # The controls of the play screen, all drawn, and their ``changes`` then: until
         # they tell something, the passes leave the screen alone (None: draw).
         self._still = None
@@ -335,6 +343,12 @@ class Controller:
         self.session = None
         self._enter(MATCH, now)
 
+    def _start_match(self, t):
+        """A SPIT press at ``t`` starts a match: the presses that come with it are
+        dropped (``_drop_eager``)."""
+        self._prepare_match(t)
+        self._starting = True
+
     def _deal(self):
         saved = self.saved
         self.session = Session(
@@ -394,7 +408,7 @@ class Controller:
             if mode == ERROR:
                 self._enter(TITLE, t)
             else:
-                self._prepare_match(t)
+                self._start_match(t)
 
     def _note_holds(self, now, held):
         for player in (0, 1):
@@ -425,11 +439,14 @@ class Controller:
     # -- the match ------------------------------------------------------------
 
     def _run_match(self, now):
+        if self._starting:
+            self._starting = self._drop_eager(now)
         session = self.session
         if session is None:
-            # The ready screen first: it answers the press that started the match. A
-            # press made meanwhile (the other player's SPIT) needs a table to commit it,
-            # and the screen waits for no press: then the cards are dealt at once.
+            # The ready screen first: it answers the press that started the match, and
+            # the cards are dealt once it is drawn; a call made meanwhile needs the
+            # table, so the cards are dealt at once: no press waits on a screen that
+            # waits on it.
             if not self._drawing() or self.arbiter.due(now):
                 self._deal()
             return
@@ -454,6 +471,15 @@ class Controller:
                         self.sound("round", now)
             self._phase = game.phase
             self._round = game.round
+
+    def _drop_eager(self, now):
+        """Drop the presses made within ``EAGER_US`` of the one that started the match
+        (two eager players both press SPIT on the title): they started it too, and are
+        not calls. True while that time lasts."""
+        eager = ticks_add(self._since, EAGER_US + self.arbiter.settle_us)
+        starting = ticks_diff(eager, now) > 0
+        self.arbiter.commit_due(now if starting else eager, _drop)
+        return starting
 
     def _count_down(self, now, controls):
         """The countdown's number (3, 2, 1), with a tone as each one comes; -1 when the
@@ -542,7 +568,7 @@ class Controller:
         rows = len(CHOICES) + len(_SEAT_ROWS) + 1
         if key == keys.SPIT:
             self.saved.games = [0, 0]
-            self._prepare_match(t)
+            self._start_match(t)
         elif key == keys.LEFT:
             self.cursor = (self.cursor - 1) % rows
         elif key == keys.RIGHT:

@@ -12,6 +12,7 @@ firmware module is compiled by ``mpy-cross`` for the Cortex-M0+ (armv6m).
 """
 
 import os
+import re
 import subprocess
 import tempfile
 
@@ -76,6 +77,17 @@ def compiled(name, text):
             raise RuntimeError("mpy-cross rejected %s:\n%s" % (name, output))
         with open(out, "rb") as f:
             return f.read()
+
+
+def capture_setup(capture):
+    """``hardware_setup.mpy`` with ``CAPTURE`` set to ``capture`` (``"pio"`` or
+    ``"irq"``): the configuration's choice of button capture backend, for ``extra``."""
+    with open(os.path.join(FIRMWARE, "hardware_setup.py"), encoding="utf-8") as f:
+        source = f.read()
+    text, count = re.subn(r'(?m)^CAPTURE = "\w+"$', "CAPTURE = %r" % capture, source)
+    if count != 1:
+        raise RuntimeError("hardware_setup.py has no CAPTURE = \"...\" line to set")
+    return {"hardware_setup.mpy": compiled("hardware_setup", text)}
 
 
 def board_files(main=True, extra=None):

@@ -1,0 +1,119 @@
+"""A person's whole path through the simulator's terminal view, in a pseudo-terminal.
+
+``python -m host_sim`` runs with no display on a pty; the person reads the screen back
+through a terminal emulator (pyte), as a terminal shows it, and types keys as bytes:
+from the title to the match result and the next match against the CPU, then Esc.
+"""
+
+import fcntl
+import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pyte
+from person import look_at_text
+from spit import keys
+from spit.controller import EAGER_US
+
+from host_sim import sim_keys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROWS, COLUMNS = 50, 120
+SPEED = 16  # the simulation runs this many times faster than the wall clock
+
+
+class TerminalView:
+    """The terminal view on a pty, and the screen as a terminal emulator shows it."""
+
+    def __init__(self, *args):
+        env = dict(os.environ, TERM="xterm", PYTHONPATH=ROOT)
+        for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+            env.pop(name, None)
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "host_sim", "--speed", str(SPEED), *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=ROOT,
+            start_new_session=True,
+        )
+        os.close(slave)
+        self.screen = pyte.Screen(COLUMNS, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+
+    def read(self, seconds=0.01):
+        end = time.monotonic() + seconds
+        while True:
+            ready, _, _ = select.select([self.master], [], [], max(0, end - time.monotonic()))
+            if not ready:
+                return
+            try:
+                self.stream.feed(os.read(self.master, 65536))
+            except OSError:
+                return
+
+    def lines(self):
+        self.read()
+        return [line.rstrip() for line in self.screen.display]
+
+    def look(self):
+        return look_at_text(self.lines())
+
+    def type(self, player, key):
+        char = sim_keys.chars_of(sim_keys.key_label(keys.button_id(player, key)))[0]
+        os.write(self.master, char.encode())
+        time.sleep(0.06 / SPEED)  # the view holds it 40 ms; then it reads released
+
+    def until(self, *names, seconds=10):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            shown = self.look().screen
+            if shown in names:
+                return shown
+        raise AssertionError("no %s on the terminal:\n%s" % (names, "\n".join(self.lines())))
+
+    def finish(self):
+        code = self.process.wait(10)
+        os.close(self.master)
+        return code, self.process.stderr.read().decode()
+
+
+def play_against_the_cpu(view, seen):
+    """P1 plays until the match result; every screen shown is noted in ``seen``."""
+    end = time.monotonic() + 240
+    while time.monotonic() < end:
+        look = view.look()
+        if not seen or seen[-1] != look.screen:
+            seen.append(look.screen)
+        if look.screen == "match result":
+            return
+        if look.screen == "round result":
+            time.sleep(1.0 / SPEED)  # read it
+        for key in look.next_keys(0):
+            view.type(0, key)
+    raise AssertionError("no match result: %s" % seen)
+
+
+def test_a_person_plays_a_match_against_the_cpu_in_the_terminal(tmp_path):
+    view = TerminalView("--p2", "cpu:steady", "--seed", "5", "--record", str(tmp_path))
+    view.until("title")
+    assert "Tab holds SPIT for the settings" in "\n".join(view.lines())
+    view.type(0, keys.SPIT)
+    view.until("ready", seconds=2)
+    time.sleep(EAGER_US / 1e6)  # a person reads the ready screen
+    seen = ["title", "ready"]
+    play_against_the_cpu(view, seen)
+    for screen in ("countdown", "play", "slap", "round result"):
+        assert screen in seen, seen
+    view.until("ready", seconds=10)  # the next match
+    os.write(view.master, b"\x1b")
+    code, err = view.finish()
+    assert code == 0 and "Traceback" not in err, err
