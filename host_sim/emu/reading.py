@@ -55,7 +55,7 @@ def _cell(rows, x):
     out = bytearray(GLYPH)
     for i, mask in enumerate(rows):
         bits = mask >> x & 0xFF
-        out[i] = int("{:08b}".format(bits)[::-1], 2)
+        out[i] = int(f"{bits:08b}"[::-1], 2)
     return bytes(out)
 
 
