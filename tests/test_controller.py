@@ -30,7 +30,7 @@ from spit.rules import (
     player_of,
 )
 from spit.savedata import SaveData
-from spit.session import NEXT_GAME_US
+from spit.session import NEXT_MATCH_US
 
 P1_SPIT = keys.button_id(0, keys.SPIT)
 P2_SPIT = keys.button_id(1, keys.SPIT)
@@ -271,7 +271,7 @@ def test_game_over_then_match_result_keep_the_tallies():
     assert device.screen.name == "match_result" and device.screen.args[0] == winner
     assert device.saved.matches[winner] == 1 and device.saved.games == [0, 0]
     assert "game" in device.sounds.played
-    device.run(NEXT_GAME_US // 1000 + 10)
+    device.run(NEXT_MATCH_US // 1000 + 10)
     assert device.screen.name == "ready", "the next match waits for both"
 
 

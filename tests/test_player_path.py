@@ -17,6 +17,7 @@ pygame = pytest.importorskip("pygame")
 from person import Look, Script  # noqa: E402
 from spit import keys  # noqa: E402
 from spit.controller import MODE_NAMES  # noqa: E402
+from spit.session import NEXT_MATCH_US  # noqa: E402
 
 from host_sim import sim, sim_device, window  # noqa: E402
 
@@ -204,7 +205,7 @@ def through_the_match(script, people):
         elif shown == "game over":
             yield from script.until("ready", within_ms=6_000)
         else:
-            yield from script.until("ready", within_ms=6_000)
+            yield from script.until("ready", within_ms=NEXT_MATCH_US // 1000 + 500)
             return
     raise AssertionError("no match result: %s" % script.shown)
 
@@ -262,7 +263,7 @@ def test_cpu_against_cpu_plays_on_in_the_window(monkeypatch, tmp_path):
         yield from script.until("play", within_ms=8_000)
         yield from script.until("round result", within_ms=120_000)
         yield from script.until("match result", within_ms=900_000)
-        yield from script.until("ready", within_ms=6_000)
+        yield from script.until("ready", within_ms=NEXT_MATCH_US // 1000 + 500)
         yield from helpers_and_exit(script, script.face)
 
     argv = ["--p1", "cpu:lightning", "--p2", "cpu:lightning"]

@@ -14,8 +14,10 @@ from spit.rules import PHASE_OVER
 from spit.table import Table
 from spit.ticks import ticks_diff
 
-# How long the game-over screen stays before the next game is laid out.
+# How long the game-over and the match-result screens stay before the next game is
+# laid out: long enough to read them (README, "Screens that leave by themselves").
 NEXT_GAME_US = const(5_000_000)
+NEXT_MATCH_US = const(8_000_000)
 
 
 class Session:
@@ -64,10 +66,13 @@ class Session:
             self.match.record(game.outcome())
             if self.on_game_over is not None:
                 self.on_game_over(game, self.match)
-        elif ticks_diff(now, self._over_at) >= NEXT_GAME_US:
+        elif ticks_diff(now, self._over_at) >= self._shown_us():
             if self.match.winner() >= 0:
                 self.match = Match(self.match.options, game.seed)
             self._new_game()
+
+    def _shown_us(self):
+        return NEXT_MATCH_US if self.match.winner() >= 0 else NEXT_GAME_US
 
     def _new_game(self):
         game = self.match.new_game()

@@ -1,0 +1,75 @@
+"""Screens that leave by themselves stay long enough to read (README, section 6).
+
+The rule: at least ``MIN_SHOWN_US``, and at least the time to read every word the
+screen can show at ``WORDS_PER_S`` (a slow reader's 240 words a minute). A person who
+has read it leaves sooner with SPIT. Each screen is drawn with the longest text it can
+show, and its words are counted from what the renderer writes.
+"""
+
+import framebuf
+import pytest
+from spit.controller import ERROR_US, ROUND_RESULT_US, TITLE_US
+from spit.layout import ERROR_COLUMNS, ERROR_ROWS
+from spit.render import Renderer
+from spit.rules import RoundEnd
+from spit.session import NEXT_GAME_US, NEXT_MATCH_US
+
+from host_sim.display.wiring import wired_display
+
+MIN_SHOWN_US = 3_000_000
+WORDS_PER_S = 4
+REACTIONS = ("P1 612 ms, best 401, record 388", "P2 1234 ms, best 999, record 876")
+SEED = 4_294_967_295
+
+
+def words_shown(draw):
+    """The words ``draw(renderer)`` puts on one player's half of the screen."""
+    texts = []
+    original = Renderer._line
+
+    def line(self, player, text, *args):
+        if player == 0 and text:
+            texts.append(text)
+        return original(self, player, text, *args)
+
+    renderer = Renderer(wired_display()[0], framebuf)
+    Renderer._line = line
+    try:
+        draw(renderer)
+    finally:
+        Renderer._line = original
+    return sum(len(text.split()) for text in texts)
+
+
+def longest_error(renderer):
+    words = " ".join(["MemoryError:"] + ["memory"] * (ERROR_COLUMNS * ERROR_ROWS // 7))
+    renderer.error(words)
+
+
+SCREENS = {
+    "title": (TITLE_US, lambda r: r.title("SPIT", SEED)),
+    "round result": (
+        ROUND_RESULT_US,
+        lambda r: r.round_result(
+            RoundEnd(0, 1, [12, 13], [0, 14], [14, 38]), "TIE - P1 by rule", (0, 0), REACTIONS
+        ),
+    ),
+    "game over": (
+        NEXT_GAME_US,
+        lambda r: r.game_over(1, "out of cards", [1, 1], (False, True), SEED),
+    ),
+    "match result": (
+        NEXT_MATCH_US,
+        lambda r: r.match_result(0, [2, 1], (False, False), REACTIONS, SEED),
+    ),
+    "error": (ERROR_US, longest_error),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_a_screen_that_leaves_by_itself_stays_long_enough_to_read(name):
+    shown_us, draw = SCREENS[name]
+    words = words_shown(draw)
+    assert words >= 3, "the screen's text was counted"
+    reading_us = words * 1_000_000 // WORDS_PER_S
+    assert shown_us >= max(MIN_SHOWN_US, reading_us), "%s: %d words" % (name, words)
