@@ -13,7 +13,7 @@ import textwrap
 import time
 
 from spit import keys, textview
-from spit.controller import ATTRACT, ERROR, SETTINGS, TITLE
+from spit.controller import ATTRACT, ERROR, SELF_TEST, SETTINGS, TITLE
 from spit.ticks import ticks_add
 
 from host_sim.sim_keys import char_map, help_lines, key_label
@@ -27,7 +27,7 @@ _FRAME_S = 0.005
 
 
 def screen_lines(device):
-    """What the device's screen shows, as lines of text."""
+    """What the device's screen shows, as lines of text, whatever it shows."""
     controller = device.controller
     word = controller.saved.options.word
     mode = controller.mode
@@ -46,6 +46,10 @@ def screen_lines(device):
         return lines
     if mode == ERROR:
         return lines + ["error: " + controller.message, "press %s for the title" % word]
+    if mode == SELF_TEST:
+        return lines + ["the self-test: every button counts its presses on the device"]
+    if device.session is None:
+        return lines + ["both press %s when ready (the cards are being dealt)" % word]
     return lines + device.lines() + _match_extra(device)
 
 

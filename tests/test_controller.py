@@ -333,6 +333,48 @@ def _to_the_round_result(device):
     return device.controller.session.table.controls
 
 
+WRAP_S = (1 << 30) // 1_000_000 + 1  # a little over one ticks_us period
+
+
+def _wait_s(device, seconds):
+    """Nobody touches anything for ``seconds``: a pass every 100 ms."""
+    for _ in range(seconds * 10):
+        device.now = (device.now + 100_000) % (1 << 30)
+        device.handheld.step(device.now)
+
+
+@pytest.mark.parametrize("wraps", [1, 2])
+def test_the_round_result_never_comes_back_across_the_tick_wrap(wraps):
+    device = Device(seats=("person", "lightning"))
+    device.tap(P1_SPIT)
+    device.tap(P1_SPIT)
+    _to_the_round_result(device)
+    device.run(ROUND_RESULT_US // 1000 + 100)
+    assert device.screen.name == "ready"
+    device.controller.session.table.hold = True  # the CPU seat waits for the person
+    for _ in range(wraps * 4):
+        _wait_s(device, WRAP_S // 4)
+        assert device.screen.name == "ready"
+
+
+@pytest.mark.parametrize("wraps", [1, 2])
+def test_a_reaction_clock_left_running_across_the_tick_wrap_records_nothing(wraps):
+    device = Device()
+    device.tap(P1_SPIT)
+    device.both_spit()
+    device.run(COUNTDOWN_US // 1000 + 100)
+    game = device.controller.session.table.game
+    assert game.phase == PHASE_PLAY and game.can_play(0)
+    for _ in range(wraps):
+        _wait_s(device, WRAP_S)
+    device.run(869)  # played 869 ms after a whole number of wraps
+    _person_moves(device, game)
+    assert device.controller.session.table.controls.times, "a card was played"
+    reactions = device.controller.reactions
+    assert reactions.session[0].count == 0 and reactions.personal[0].best_ms == 0
+    assert device.saved.best_ms[0] == 0
+
+
 def test_the_round_result_stays_to_be_read_and_no_cpu_seat_shortens_it():
     device = Device(seats=("lightning", "lightning"))
     device.tap(P1_SPIT)

@@ -454,6 +454,8 @@ class Controller:
             self._reading = self._still_reading(now, session.table)
             session.table.hold = self._reading
         session.run(now)
+        if self._timed and not self.pace.carried:
+            self.reactions.expire(now)
         game = session.table.game
         if self._count >= 0 or session.table.controls.counting:
             self._count_down(now, session.table.controls)

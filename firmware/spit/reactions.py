@@ -26,8 +26,10 @@ with the games played: it sorts at most ``RECENT`` numbers, and only when asked
 from array import array
 
 from spit.rules import PHASE_PLAY
-from spit.savedata import RECENT, is_reaction
+from spit.savedata import REACTION_MAX_MS, RECENT, is_reaction
 from spit.ticks import ticks_diff
+
+_EXPIRED_US = REACTION_MAX_MS * 1000
 
 
 class Record:
@@ -90,6 +92,16 @@ class Reactions:
             self.start(player, t)
         else:
             self._running[player] = False
+
+    def expire(self, now):
+        """Stop, without a record, each clock older than any reaction by ``now``: a
+        clock left running half the tick period (about 9 minutes) would read as a short
+        reaction once ``ticks_us`` wraps. Call it often, in passes that have time."""
+        running = self._running
+        if running[0] and ticks_diff(now, self._since[0]) > _EXPIRED_US:
+            running[0] = False
+        if running[1] and ticks_diff(now, self._since[1]) > _EXPIRED_US:
+            running[1] = False
 
     def start(self, player, t):
         """A card became playable for ``player`` at ``t``; a running clock keeps its start."""

@@ -175,6 +175,8 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
     now = time.ticks_us()
     while passes < max_passes:
         session = handheld.controller.session
+        if session is None:
+            break  # the match ended (the error screen): the figures say why
         game = session.table.game
         if game.round >= rounds and game.phase == PHASE_PLAY:
             tail += 1  # the next round's opening frame, and some of its play
@@ -224,7 +226,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         "look_max_us": looks[0], "looks": looks[1], "collections_in_play": collections,
         "play_alloc_bytes": play_alloc, "errors": handheld.errors,
         "last_error": repr(handheld.last_error),
-        "history": len(handheld.controller.session.table.game.history),
+        "history": len(session.table.game.history) if session is not None else -1,
     }))
 """
 
