@@ -89,6 +89,7 @@ class Handheld:
         self.last_error = None
         self._repeating = False  # the last pass failed: a fault now is the same run of them
         self._finished = None  # a game over whose transcript is still to be written
+        self._told = False  # a save that failed was shown on the screen
         # A sound asked for in a pass, and when: it starts at the beginning of the next.
         self._tone = None
         self._tone_at = 0
@@ -215,6 +216,8 @@ class Handheld:
             game, times = self._finished
             self._finished = None
             self.transcripts.add(Transcript(game.seed, game.options, game.history, times).text())
-        if self.storage is not None:
-            self.storage.save(self.saved)
+        if self.storage is not None and not self.storage.save(self.saved) and not self._told:
+            # Said once, on the next ready screen: the tallies are kept until power-off.
+            self._told = True
+            self.controller.notice = self.storage.problem or ""
         gc.collect()

@@ -6,7 +6,7 @@ from drivers.buttons import IrqButtons
 from handheld import Handheld
 from machine import Pin
 from spit import keys
-from spit.controller import MATCH
+from spit.controller import ERROR_US, MATCH
 from spit.render import Renderer
 from spit.rules import PHASE_OVER, PHASE_PLAY
 from spit.savedata import SaveData
@@ -252,7 +252,7 @@ def test_a_tone_that_fails_to_start_shows_once_and_the_watchdog_is_fed():
     watchdog = WDT(timeout=4000)
     handheld = bare_handheld(buzzer=buzzer, watchdog=watchdog)
     handheld.controller.sound("go", 0)
-    assert device_loop(handheld, watchdog, 12_000) == 1
+    assert device_loop(handheld, watchdog, ERROR_US // 1000 + 2_000) == 1
     assert handheld.errors == 1 and buzzer.tries == 1
     assert handheld.controller.mode != ERROR, "the title came back"
     handheld.controller.sound("play", 12_000_000)  # a later sound: the buzzer is left out

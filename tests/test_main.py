@@ -253,3 +253,33 @@ def test_main_shows_an_error_whose_message_raises_and_runs_on(monkeypatch, tmp_p
     expected, view = wired_display()
     Renderer(expected, framebuf).error("_Unprintable")
     assert board.virtual.rgb() == view.rgb()
+
+
+def test_a_save_that_cannot_be_made_is_shown_once_on_the_ready_screen(monkeypatch, tmp_path):
+    (tmp_path / "s.json.new").mkdir()
+    (tmp_path / "s.json.new" / "kept").write_text("x")  # a full folder in the way
+    board = Board(monkeypatch, tmp_path, "irq")
+    board.run(50)
+    controller = board.handheld.controller
+    spit = machine.wired(keys.button_id(0, keys.SPIT))
+    spit.press()
+    board.run(30)
+    spit.release()
+    board.run(200)  # the ready screen, then the break that saves
+    notice = "not saved: %s/s.json.new is a folder" % tmp_path
+    assert controller.notice == notice
+    board.settle()
+    expected, view = wired_display()
+    called = controller.session.table.controls.called
+    Renderer(expected, framebuf).ready("SPIT", called, controller._cpus, notice[:40])
+    assert len(notice) > 40, "the hint line holds 40 characters"
+    assert board.virtual.rgb() == view.rgb(), "the ready screen says the save failed"
+    board.run(EAGER_US // 1000)
+    for button in (keys.button_id(0, keys.SPIT), keys.button_id(1, keys.SPIT)):
+        machine.wired(button).press()
+    board.run(30)
+    for button in (keys.button_id(0, keys.SPIT), keys.button_id(1, keys.SPIT)):
+        machine.wired(button).release()
+    board.run(3_300)
+    assert controller.notice == "", "said once"
+    assert board.handheld._told, "a later failure is not said again"

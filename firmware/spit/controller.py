@@ -99,6 +99,7 @@ _NOBODY_READY = (False, False)
 _BOTH_CPUS = (True, True)  # attract mode's seats
 # Quick play taught where the players wait: its button alone plays a card.
 _QUICK_HINT = "quick play: C alone plays a 1-pile card"
+_HINT_CHARS = const(40)  # the ready screen's hint line, across the screen
 _TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
 _EVENT_SOUNDS = {PLAYED: "play", REFUSED: "illegal", LOST_RACE: "illegal", SPAT: "spit"}
 _MATCH_SALT = const(0x4D47)
@@ -158,6 +159,9 @@ class Controller:
         self.session = None
         self.attract = None
         self.message = ""
+        # Shown on the next ready screen in place of its hint, until its round opens
+        # (a save that failed).
+        self.notice = ""
         self.cursor = 0
         self._since = now  # when the mode began
         self._held_since = [-1, -1]  # when each SPIT went down, while it stays down
@@ -471,6 +475,8 @@ class Controller:
                     self._round_over()
                     if game.phase != PHASE_OVER:
                         self.sound("round", now)
+            if game.phase == PHASE_PLAY:
+                self.notice = ""  # it was on the ready screen
             self._phase = game.phase
             self._round = game.round
 
@@ -747,6 +753,8 @@ class Controller:
             self._draw_ready(controls.called)
 
     def _ready_hint(self):
+        if self.notice:
+            return self.notice[:_HINT_CHARS]
         return _QUICK_HINT if self.saved.options.quick == "on" else ""
 
 
