@@ -145,6 +145,16 @@ def test_random_presses_around_a_screen_change_never_freeze_the_device(
         press_around(board, transition, noise)
 
 
+@pytest.mark.soak
+@settings(max_examples=600, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(transition=st.sampled_from(TRANSITIONS), noise=presses)
+def test_soak_random_presses_around_a_screen_change(tmp_path, transition, noise):
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        board = Board(monkeypatch, tmp_path, "irq")
+        board.run(20)
+        press_around(board, transition, noise)
+
+
 def press_around(board, transition, noise):
     enter(board, transition)
     # P1's SPIT at 150 ms changes the screen; the noise lands from 0 to 550 ms.
@@ -174,7 +184,8 @@ run(40)
 release(7)
 release(15)
 run(2300)
-print(controller.screen_name(), handheld.session.table.controls.called, controller.arbiter.pending())
+called = handheld.session.table.controls.called
+print(controller.screen_name(), called, controller.arbiter.pending())
 press(7)
 press(15)
 run(40)

@@ -65,7 +65,13 @@ class TerminalView:
         return [line.rstrip() for line in self.screen.display]
 
     def look(self):
-        return look_at_text(self.lines())
+        """The table as the terminal shows it, once a redraw under way has finished."""
+        for _ in range(50):
+            try:
+                return look_at_text(self.lines())
+            except ValueError:  # a line caught half redrawn
+                self.read(0.02)
+        raise AssertionError("the terminal never settled:\n" + "\n".join(self.lines()))
 
     def type(self, player, key):
         char = sim_keys.chars_of(sim_keys.key_label(keys.button_id(player, key)))[0]
