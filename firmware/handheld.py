@@ -219,5 +219,5 @@ class Handheld:
         if self.storage is not None and not self.storage.save(self.saved) and not self._told:
             # Said once, on the next ready screen: the tallies are kept until power-off.
             self._told = True
-            self.controller.notice = self.storage.problem or ""
+            self.controller.tell(self.storage.problem or "not saved")
         gc.collect()

@@ -48,7 +48,14 @@ Constructor
 
 Methods
     ``touch(button, t)``: a debounced press. ``run(now, held)``: one pass; ``held``
-    is the mask of buttons down now. ``new_match(now)``, ``fail(message, now)``.
+    is the mask of buttons down now. ``new_match(now)``, ``fail(message, now)``,
+    ``tell(text)``. ``screen()`` says which screen shows now (``spit.screens``), in
+    every mode and pass; ``screen_name()`` names it as a player would: the simulator's
+    views, the bench and the tests read it rather than work it out.
+
+No press waits on a screen that waits on it: the presses within ``EAGER_US`` of the
+SPIT that starts a match started it too and are dropped, and a call made while the
+ready screen is still being drawn deals the cards at once, for the table to take it.
 """
 
 from micropython import const
@@ -159,9 +166,7 @@ class Controller:
         self.session = None
         self.attract = None
         self.message = ""
-        # Shown on the next ready screen in place of its hint, until its round opens
-        # (a save that failed).
-        self.notice = ""
+        self.notice = ""  # ``tell``
         self.cursor = 0
         self._since = now  # when the mode began
         self._held_since = [-1, -1]  # when each SPIT went down, while it stays down
@@ -752,9 +757,14 @@ class Controller:
         else:
             self._draw_ready(controls.called)
 
+    def tell(self, text):
+        """Show ``text`` once, on the next ready screen's hint line (a save that
+        failed): it goes when that round opens."""
+        self.notice = text[:_HINT_CHARS]
+
     def _ready_hint(self):
         if self.notice:
-            return self.notice[:_HINT_CHARS]
+            return self.notice
         return _QUICK_HINT if self.saved.options.quick == "on" else ""
 
 
