@@ -24,6 +24,7 @@ import device
 import hardware_setup
 pio_buttons = hardware_setup.buttons
 hardware_setup.buttons = lambda clock: pio_buttons(clock, CAPTURE)
+gc.collect()  # as device.main does: the imports' garbage goes before boot's buffers
 handheld = device.boot()
 low = gc.mem_free()
 start = time.ticks_ms()
