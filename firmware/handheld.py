@@ -30,7 +30,6 @@ from drivers.debounce import Debouncer
 from micropython import const
 from spit.controller import ERROR, Controller
 from spit.pace import Pace
-from spit.transcript import Transcript
 
 # The error screen shows 8 rows of 38 columns: a longer message only costs memory.
 _MESSAGE_MAX = const(320)
@@ -215,6 +214,10 @@ class Handheld:
         if self._finished is not None:
             game, times = self._finished
             self._finished = None
+            # Imported at the first game's end, not at boot: the device only writes
+            # transcripts, and every module imported at boot takes heap and boot time.
+            from spit.transcript import Transcript
+
             self.transcripts.add(Transcript(game.seed, game.options, game.history, times).text())
         if self.storage is not None and not self.storage.save(self.saved) and not self._told:
             # Said once, on the next ready screen: the tallies are kept until power-off.

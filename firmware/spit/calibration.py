@@ -111,6 +111,10 @@ class Calibration:
         rank = (per_mille * self.count + 999) // 1000
         return self._sorted[max(rank, 1) - 1]
 
+    def pairs_left(self):
+        """How many more pairs before a proposal."""
+        return max(MIN_PAIRS - self.count, 0)
+
     def proposal(self):
         """The tie window (µs) these pairs call for, or 0 before ``MIN_PAIRS``."""
         if self.count < MIN_PAIRS:

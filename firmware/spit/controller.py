@@ -62,7 +62,6 @@ from micropython import const
 
 from spit import keys, screens
 from spit.arbiter import Arbiter
-from spit.calibration import MIN_PAIRS, Calibration
 from spit.controls import LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
 from spit.options import CHOICES, Options
 from spit.pace import DRAW, Pace
@@ -482,6 +481,7 @@ class Controller:
                         self.sound("round", now)
             if game.phase == PHASE_PLAY:
                 self.notice = ""  # it was on the ready screen
+            self.screen()  # remembered: the screen that a deal's passes leave up
             self._phase = game.phase
             self._round = game.round
 
@@ -607,6 +607,10 @@ class Controller:
         self._presses = [0] * keys.BUTTON_COUNT
         self._pressed_at = [0] * keys.BUTTON_COUNT
         self._ages = ["-"] * keys.BUTTON_COUNT
+        # Imported here: only the self-test needs it, and every module imported at boot
+        # takes heap and boot time (README, section 13).
+        from spit.calibration import Calibration
+
         self.calibration = Calibration()
         self._bins = [0] * _BINS
         self._test_lines = ["", ""]
@@ -636,7 +640,7 @@ class Controller:
         if proposal:
             lines[1] = "tie window %d us: hold SPIT to save" % proposal
         else:
-            lines[1] = "press L or R together: %d more" % (MIN_PAIRS - calibration.count)
+            lines[1] = "press L or R together: %d more" % calibration.pairs_left()
 
     def _update_ages(self, now):
         for button in range(keys.BUTTON_COUNT):
@@ -668,7 +672,7 @@ class Controller:
         game = table.game
         phase = game.phase
         if phase == PHASE_PLAY:
-            shown = screens.STUCK if game.is_stuck() else screens.PLAY
+            shown = screens.PLAY  # or stuck (``screen_name``)
         elif phase == PHASE_SLAP:
             shown = screens.SLAP
         elif phase == PHASE_OVER:
@@ -685,8 +689,13 @@ class Controller:
         return shown
 
     def screen_name(self):
-        """The screen shown now, as a player names it."""
-        return screens.NAMES[self.screen()]
+        """The screen shown now, as a player names it: the play screen is "stuck" while
+        it prompts for SPIT. (The device never asks: whether anybody can move is worked
+        out once an action, away from the pass that draws its answer.)"""
+        shown = self.screen()
+        if shown == screens.PLAY and self.session.table.game.is_stuck():
+            shown = screens.STUCK
+        return screens.NAMES[shown]
 
     def _draw(self, now):
         # Few locals on the play screen's path, which runs every pass it draws: on
@@ -721,14 +730,18 @@ class Controller:
             self._draw_ready(_NOBODY_READY)
             return
         table = session.table
-        if table.game.phase == PHASE_DEALING:
-            return  # the next screen comes with the deal
-        shown = self.screen()
-        if screens.PLAY <= shown <= screens.SLAP:
+        phase = table.game.phase
+        if phase == PHASE_PLAY or phase == PHASE_SLAP:  # noqa: SIM109 (a tuple would be built)
             self.renderer.play(table.game, table.controls, self._cpus)
-        elif shown >= screens.GAME_OVER:
+        elif phase != PHASE_DEALING:  # the next screen comes with the deal
+            self._draw_screen(self.screen(), session)
+
+    def _draw_screen(self, shown, session):
+        """A match's screen between rounds and games."""
+        if shown >= screens.GAME_OVER:
             self._draw_over(session, shown)
         else:
+            table = session.table
             self._draw_between_rounds(shown, table.game, table.controls)
 
     def _draw_ready(self, called):
