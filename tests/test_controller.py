@@ -704,3 +704,13 @@ def test_the_pass_that_deals_the_next_round_leaves_the_last_one_s_end_to_the_nex
             assert not controller._break_due, "the round's end waits for the next pass"
         else:
             assert controller._break_due, "then the round's end: its break is due"
+
+
+def test_a_person_at_a_cpu_match_leaves_it_for_the_settings_at_any_time():
+    device = Device(seats=("lightning", "lightning"))
+    device.tap(P1_SPIT)
+    game = device.controller.session.table.game
+    device.run(COUNTDOWN_US // 1000 + 2_000)
+    assert game.phase == PHASE_PLAY and game.round == 0, "in the middle of a round"
+    device.hold(P2_SPIT, HOLD_US // 1000 + 100)
+    assert device.controller.mode == SETTINGS
