@@ -361,6 +361,19 @@ def test_a_word_the_buttons_cannot_make_stops_the_replay_with_the_reason():
 # -- the terminal view in a pseudo-terminal ---------------------------------------------
 
 
+_STARTED = []  # every Terminal's process, stopped after its test whatever happened
+
+
+@pytest.fixture(autouse=True)
+def no_simulator_left_running():
+    yield
+    while _STARTED:
+        process = _STARTED.pop()
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+
+
 class Terminal:
     """``python -m host_sim`` (or ``make sim``) on a pseudo-terminal without a display."""
 
@@ -379,6 +392,7 @@ class Terminal:
             cwd=ROOT,
             start_new_session=True,
         )
+        _STARTED.append(self.process)
         os.close(slave)
         self.seen = ""
 

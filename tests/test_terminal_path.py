@@ -9,6 +9,7 @@ import fcntl
 import os
 import pty
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import termios
 import time
 
 import pyte
+import pytest
 from person import look_at_text
 from spit import keys
 from spit.controller import EAGER_US
@@ -91,6 +93,25 @@ class TerminalView:
         os.close(self.master)
         return code, self.process.stderr.read().decode()
 
+    def close(self):
+        """The view gone, whatever happened: a failed test leaves no simulator running."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+
+@pytest.fixture
+def terminal():
+    views = []
+
+    def start(*args):
+        views.append(TerminalView(*args))
+        return views[-1]
+
+    yield start
+    for view in views:
+        view.close()
+
 
 def play_against_the_cpu(view, seen):
     """P1 plays until the match result; every screen shown is noted in ``seen``."""
@@ -108,8 +129,8 @@ def play_against_the_cpu(view, seen):
     raise AssertionError("no match result: %s" % seen)
 
 
-def test_a_person_plays_a_match_against_the_cpu_in_the_terminal(tmp_path):
-    view = TerminalView("--p2", "cpu:steady", "--seed", "5", "--record", str(tmp_path))
+def test_a_person_plays_a_match_against_the_cpu_in_the_terminal(terminal, tmp_path):
+    view = terminal("--p2", "cpu:steady", "--seed", "5", "--record", str(tmp_path))
     view.until("title")
     assert "Tab holds SPIT for the settings" in "\n".join(view.lines())
     view.type(0, keys.SPIT)
