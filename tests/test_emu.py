@@ -90,6 +90,19 @@ def test_soft_reset_comes_back(board):
     assert board.exec("print('back')", enter=False) == "back\r\n"
 
 
+def test_a_reset_starts_the_board_again_from_its_flash():
+    with EmulatedPico(files={"main.py": b"print('main ran')\n"}) as pico:
+        pico.expect(b"main ran", 3 * BOOT_US)
+        pico.raw_repl()
+        pico.write(b"import machine\nmachine.reset()\x04")  # what make flash ends with
+        pico.expect(b"main ran", 3 * BOOT_US)
+        assert pico.resets == 1
+        pico.exec("import machine\nwdt = machine.WDT(timeout=500)")  # and never fed
+        pico.expect(b"main ran", 500_000 + 3 * BOOT_US)
+        assert pico.resets == 2
+        assert pico.exec("print(1 + 1)") == "2\r\n"
+
+
 def test_a_press_is_captured_with_its_button_id(board):
     t0, rec = record(board, [(0.0, 9, True), (3_000, 9, False)])
     assert rec.stamps[0][0] == 9

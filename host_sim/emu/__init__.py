@@ -6,4 +6,8 @@ from outside the package, ``serve.mjs`` the JSON-lines server. Python side: ``bo
 drives it (``EmulatedPico``), ``fs_image`` builds the LittleFS image of the firmware,
 ``probe`` runs the firmware's input path against exact presses, ``screen`` feeds a
 virtual display, ``figures`` the emulated device figures, ``__main__`` is ``make emu``.
+``serial_port`` puts the board's USB console on a pseudo-terminal and ``port`` is
+``make emu-port``. A person's path, judged from the screen: ``face`` presses the buttons
+and watches the screen, ``mirror`` says what it should show, ``pictures`` and ``reading``
+compare pictures and read text off them.
 """

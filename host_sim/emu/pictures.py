@@ -38,13 +38,12 @@ def halves_alike(picture, other):
 
 def differing_box(picture, other):
     """``(x, y, w, h)`` around every pixel that differs, or None."""
-    rows = [y for y in range(HEIGHT) if picture[y * _ROW : (y + 1) * _ROW] != other[y * _ROW : (y + 1) * _ROW]]
+    rows = [y for y in range(HEIGHT) if _row(picture, y) != _row(other, y)]
     if not rows:
         return None
     columns = set()
     for y in rows:
-        a = picture[y * _ROW : (y + 1) * _ROW]
-        b = other[y * _ROW : (y + 1) * _ROW]
+        a, b = _row(picture, y), _row(other, y)
         columns.update(x for x in range(WIDTH) if a[x * 3 : x * 3 + 3] != b[x * 3 : x * 3 + 3])
     return (min(columns), rows[0], max(columns) - min(columns) + 1, rows[-1] - rows[0] + 1)
 
@@ -56,5 +55,10 @@ def describe(picture, known):
     halves = []
     for half, who in ((0, "player 1's half"), (1, "player 2's half")):
         names = [name for name, other in known.items() if halves_alike(picture, other)[half]]
-        halves.append("%s: %s" % (who, " / ".join(names) if names else "none of " + ", ".join(known)))
+        shows = " / ".join(names) if names else "none of " + ", ".join(known)
+        halves.append("%s: %s" % (who, shows))
     return "; ".join(halves)
+
+
+def _row(picture, y):
+    return picture[y * _ROW : (y + 1) * _ROW]

@@ -18,15 +18,16 @@ display, is saved as a PNG (``--screen``) whenever it has changed and then staye
 for a moment.
 """
 
-import argparse
 import os
 import signal
 import sys
 
 from host_sim.display import VirtualDisplay
-from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_paths
+from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_problem, untested_firmware
+from host_sim.emu.fs_image import FS_BYTES
 from host_sim.emu.screen import Screen
 from host_sim.emu.serial_port import SerialPort
+from host_sim.flags import OneLineParser
 from host_sim.micropython_vm import REPO
 
 DEFAULT_SCREEN = os.path.join(REPO, "screenshots", "emu-port.png")
@@ -66,15 +67,40 @@ class FlashFile:
         self.path = path
 
     def image(self):
-        """The partition as the last run left it, or None (a fresh board)."""
+        """The partition as the last run left it, or None (a fresh board); raises
+        ValueError when FILE is something else."""
         if self.path is None or not os.path.exists(self.path):
             return None
         with open(self.path, "rb") as f:
-            return f.read()
+            image = f.read()
+        if len(image) != FS_BYTES:
+            raise ValueError(
+                "%d bytes, where the board's filesystem is %d: not a file this command kept"
+                % (len(image), FS_BYTES)
+            )
+        return image
 
     def keep(self, pico):
         if self.path is not None:
             _replace(self.path, pico.flash())
+
+
+class AfterEachSlice:
+    """What the command does between two slices of emulated time: the screen's PNG, and
+    at a reset of the chip, the filesystem kept and a line said."""
+
+    def __init__(self, pico, screen, kept):
+        self.pico = pico
+        self.screen = screen
+        self.kept = kept
+        self._resets = 0
+
+    def __call__(self):
+        self.screen.look()
+        if self.pico.resets != self._resets:
+            self._resets = self.pico.resets
+            self.kept.keep(self.pico)
+            print("[emu-port] the board reset; it starts again from its flash", file=sys.stderr)
 
 
 def _replace(path, data):
@@ -87,19 +113,33 @@ def _replace(path, data):
     os.replace(partial, path)
 
 
+def _say(line):
+    print("make emu-port: %s" % line, file=sys.stderr)
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="make emu-port", description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(prog="make emu-port", description=__doc__.split("\n\n")[0])
     parser.add_argument("--flash", metavar="FILE", help="keep the filesystem in FILE")
     parser.add_argument(
         "--screen", metavar="PNG", default=DEFAULT_SCREEN, help="the screen, as a PNG file"
     )
     args = parser.parse_args(argv)
-    if firmware_paths() is None:
-        print(
-            "make emu-port needs MicroPython's RPI_PICO UF2 and the RP2040 B1 boot ROM:"
-            " set PICO_UF2 and PICO_BOOTROM (see the README)",
-            file=sys.stderr,
-        )
+    problem = firmware_problem()
+    if problem:
+        _say(problem)
+        return 2
+    for line in untested_firmware():
+        _say("warning: " + line)
+    kept = FlashFile(args.flash)
+    try:
+        image = kept.image()
+    except (OSError, ValueError) as error:
+        _say("--flash %s: %s" % (args.flash, getattr(error, "strerror", None) or error))
+        return 2
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(args.screen)), exist_ok=True)
+    except OSError as error:
+        _say("--screen %s: %s" % (args.screen, error.strerror or error))
         return 2
 
     stopping = []
@@ -113,21 +153,10 @@ def main(argv=None):
     # never in the middle of a request, so that the filesystem can still be read.
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    kept = FlashFile(args.flash)
     try:
-        with EmulatedPico(fs_image=kept.image()) as pico:
-            screen = ScreenFile(pico, args.screen)
-            resets = [0]
-
-            def after_step():
-                screen.look()
-                if pico.resets != resets[0]:
-                    resets[0] = pico.resets
-                    kept.keep(pico)
-                    print("[emu-port] the board reset; it starts again from its flash",
-                          file=sys.stderr)
-
-            port = SerialPort(pico, paced=True, after_step=after_step)
+        with EmulatedPico(fs_image=image) as pico:
+            after = AfterEachSlice(pico, ScreenFile(pico, args.screen), kept)
+            port = SerialPort(pico, paced=True, after_step=after)
             print(
                 "Emulated Pico on %s: make flash PORT=%s (make repl, make pull likewise);"
                 " Ctrl-C stops it" % (port.port, port.port),
@@ -140,7 +169,7 @@ def main(argv=None):
                 port.close()
             kept.keep(pico)
     except EmulatorError as exc:
-        print("emulator: %s" % exc, file=sys.stderr)
+        _say("the emulator stopped: %s" % exc)
         return 1
     if args.flash:
         print("[emu-port] stopped; its filesystem is in %s" % args.flash, file=sys.stderr)

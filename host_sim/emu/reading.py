@@ -41,7 +41,7 @@ def _ink_rows(rgb, y):
     pixels = []
     for row in range(y, y + GLYPH):
         line = rgb[row * WIDTH * 3 : (row + 1) * WIDTH * 3]
-        pixels.append([line[x * 3 : x * 3 + 3] for x in range(WIDTH)])
+        pixels.append([bytes(line[x * 3 : x * 3 + 3]) for x in range(WIDTH)])
     counts = {}
     for line in pixels:
         for colour in line:

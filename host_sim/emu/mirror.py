@@ -1,18 +1,18 @@
-"""The emulated board's twin on the host: what its screen should show.
+"""The emulated board's mirror on the host: what its screen should show.
 
 The firmware's own main loop on the host fakes (``host_sim.sim_device.Device``), with the
 seed the board's title shows and the board's settings, is pressed at the same emulated
 times as the board and runs a pass every millisecond of the same clock. The rules, the
 controller and the renderer are the firmware's own, so once the board has drawn a screen,
-its pixels are the twin's.
+its pixels are the mirror's.
 
-    twin = Twin(seed, now_us=pico.now_us)
-    twin.press(button, t_us, hold_us)   # as pico.buttons() presses the board's
-    twin.run_until(pico.now_us)
-    twin.picture()                      # RGB bytes, as ``VirtualDisplay.rgb()``
+    mirror = Mirror(seed, now_us=pico.now_us)
+    mirror.press(button, t_us, hold_us)   # as pico.buttons() presses the board's
+    mirror.run_until(pico.now_us)
+    mirror.picture()                      # RGB bytes, as ``VirtualDisplay.rgb()``
 
 Only the board's capture stamps a press a few microseconds after its edge, where the
-twin stamps it at the edge: what depends on microseconds (a margin banner, a reaction
+mirror stamps it at the edge: what depends on microseconds (a margin banner, a reaction
 time in milliseconds on the edge of rounding) may differ; presses far apart from each
 other decide everything else alike.
 """
@@ -25,8 +25,8 @@ from host_sim.sim_device import HUMAN, Device, SimulatedClock
 PASS_US = 1000
 
 
-class Twin:
-    """Constructor: ``Twin(seed, now_us, options=None, seats=(HUMAN, HUMAN))``: the
+class Mirror:
+    """Constructor: ``Mirror(seed, now_us, options=None, seats=(HUMAN, HUMAN))``: the
     device powered on at emulated time ``now_us`` on the title, with the title's
     ``seed``; ``options`` (``spit.options.Options``) and ``seats`` as the board's saved
     settings have them.
@@ -41,6 +41,7 @@ class Twin:
             self._clock, options or Options(), seed, seats, screen=True, title=True
         )
         self._edges = []  # (t_us, button, down), in time order
+        self._shown = self.device.screen_name()
 
     def press(self, button, t_us, hold_us):
         """``button`` down at ``t_us`` and up ``hold_us`` later."""
@@ -61,6 +62,9 @@ class Twin:
                     self.device.release(button)
             self._clock.now = round(self.now_us) % TICKS_PERIOD
             self.device.step()
+            # Named after every pass, as the simulator's window names it every frame: a
+            # pass in which the device cannot say what it shows fails here.
+            self._shown = self.device.screen_name()
 
     def picture(self):
         return self.device.virtual.rgb()
@@ -70,4 +74,5 @@ class Twin:
         return self.device.virtual.revision
 
     def screen_name(self):
-        return self.device.screen_name()
+        """The screen shown after the last pass, as a player names it."""
+        return self._shown
