@@ -5,15 +5,9 @@ through a terminal emulator (pyte), as a terminal shows it, and types keys as by
 from the title to the match result and the next match against the CPU, then Esc.
 """
 
-import fcntl
 import os
-import pty
 import select
 import signal
-import struct
-import subprocess
-import sys
-import termios
 import time
 
 import pyte
@@ -21,33 +15,20 @@ import pytest
 from person import look_at_text
 from spit import keys
 from spit.controller import EAGER_US
+from test_sim import Terminal, python_sim
 
 from host_sim import sim_keys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROWS, COLUMNS = 50, 120
+ROWS, COLUMNS = 50, 120  # as ``Terminal`` sets the pty
 SPEED = 16  # the simulation runs this many times faster than the wall clock
 
 
-class TerminalView:
-    """The terminal view on a pty, and the screen as a terminal emulator shows it."""
+class TerminalView(Terminal):
+    """The terminal view on a pty (``test_sim.Terminal``), and the screen as a terminal
+    emulator shows it."""
 
     def __init__(self, *args):
-        env = dict(os.environ, TERM="xterm", PYTHONPATH=ROOT)
-        for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
-            env.pop(name, None)
-        self.master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "host_sim", "--speed", str(SPEED), *args],
-            stdin=slave,
-            stdout=slave,
-            stderr=subprocess.PIPE,
-            env=env,
-            cwd=ROOT,
-            start_new_session=True,
-        )
-        os.close(slave)
+        super().__init__(python_sim("--speed", str(SPEED), *args))
         self.screen = pyte.Screen(COLUMNS, ROWS)
         self.stream = pyte.ByteStream(self.screen)
 
@@ -87,11 +68,6 @@ class TerminalView:
             if shown in names:
                 return shown
         raise AssertionError("no %s on the terminal:\n%s" % (names, "\n".join(self.lines())))
-
-    def finish(self):
-        code = self.process.wait(10)
-        os.close(self.master)
-        return code, self.process.stderr.read().decode()
 
     def close(self):
         """The view gone, whatever happened: a failed test leaves no simulator running."""
