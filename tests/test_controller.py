@@ -105,6 +105,7 @@ class Device:
             self.sounds,
             self.storage,
             self.watchdog,
+            clock=lambda: self.now,  # the device's pace, on the test's clock
         )
         self.controller = self.handheld.controller
 
@@ -600,7 +601,7 @@ def test_passes_leave_a_drawn_play_screen_alone_until_something_happens():
     assert screen.plays == drawn + 1
     screen.name = None
     device.controller.session.lay_out(Game(5))  # another table: its screen is drawn
-    device.run(1)
+    device.run(3)  # once its cards are shuffled and laid out, a pass each
     assert screen.name == "ready"
 
 
