@@ -24,12 +24,7 @@ import select
 import sys
 import time
 
-from host_sim.emu.board import (
-    EmulatedPico,
-    EmulatorError,
-    firmware_problem,
-    untested_firmware,
-)
+from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_usable
 from host_sim.emu.fs_image import board_files
 from host_sim.emu.screen import Screen
 from host_sim.flags import OneLineParser
@@ -135,12 +130,8 @@ def main(argv=None):
     except ScriptError as error:
         _say("--script %s: %s" % (args.script, error))
         return 2
-    problem = firmware_problem()
-    if problem:
-        _say(problem)
+    if not firmware_usable(_say):
         return 2
-    for line in untested_firmware():
-        _say("warning: " + line)
     display = _virtual_display()
     if args.png and display is None:
         print("no virtual display (host_sim.display) yet: no PNGs", file=sys.stderr)

@@ -175,6 +175,18 @@ def bootrom_problem(data):
     return None
 
 
+def firmware_usable(say):
+    """Whether the UF2 and the boot ROM can boot the emulated Pico: ``say`` gets the
+    one line on what keeps them from it, or a warning for each untested file."""
+    problem = firmware_problem()
+    if problem:
+        say(problem)
+        return False
+    for line in untested_firmware():
+        say("warning: " + line)
+    return True
+
+
 def untested_firmware():
     """A line for each of the UF2 and the boot ROM that is not the file the project is
     tested with (compared by SHA-256); for files ``firmware_problem()`` accepted."""

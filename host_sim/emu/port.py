@@ -23,7 +23,7 @@ import signal
 import sys
 
 from host_sim.display import VirtualDisplay
-from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_problem, untested_firmware
+from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_usable
 from host_sim.emu.fs_image import FS_BYTES
 from host_sim.emu.screen import Screen
 from host_sim.emu.serial_port import SerialPort
@@ -124,12 +124,8 @@ def main(argv=None):
         "--screen", metavar="PNG", default=DEFAULT_SCREEN, help="the screen, as a PNG file"
     )
     args = parser.parse_args(argv)
-    problem = firmware_problem()
-    if problem:
-        _say(problem)
+    if not firmware_usable(_say):
         return 2
-    for line in untested_firmware():
-        _say("warning: " + line)
     kept = FlashFile(args.flash)
     try:
         image = kept.image()
