@@ -45,6 +45,13 @@ CAPTURE = "pio"
 PANEL = "ili9341"
 ROTATION = 0
 
+# How windows reach the display: "dma" (each window's commands through the RP2040's
+# registers in one call, its pixels by DMA while the CPU goes on), "registers" (the
+# commands so, the pixels through machine.SPI) or "pins" (machine.SPI and Pin calls, on
+# any port). Where viper code does not load (the host, the WebAssembly VM) or the chip
+# is not an RP2040, "pins".
+DISPLAY_BUS = "dma"
+
 
 def button_pins():
     return [Pin(number, Pin.IN, Pin.PULL_UP) for number in BUTTON_PINS]
@@ -64,7 +71,7 @@ def buttons(clock, capture=CAPTURE):
     return IrqButtons(pins, clock)
 
 
-def display(panel=PANEL, rotation=ROTATION):
+def display(panel=PANEL, rotation=ROTATION, bus=DISPLAY_BUS):
     """Clocks for a fast SPI, the bus, the panel (reset, set up, cleared, on) and the
     backlight; returns the ``drivers.display.Display``. Call it before ``buttons``: it
     sets the CPU clock, which the PIO backend reads when it starts."""
@@ -89,24 +96,32 @@ def display(panel=PANEL, rotation=ROTATION):
     dc = Pin(DISPLAY_DC_PIN, Pin.OUT, value=0)
     cs = Pin(DISPLAY_CS_PIN, Pin.OUT, value=1)
     rst = Pin(DISPLAY_RST_PIN, Pin.OUT, value=1)
-    # The registers that open a window in one call, and a DMA channel that sends the
-    # pixels while the CPU goes on (RP2040 addresses and requests).
-    registers = dma = None
-    if not rp2350:
-        spi_base = _SPI_BASE + _SPI_STRIDE * DISPLAY_SPI
-        registers = (spi_base, _SIO_BASE, 1 << DISPLAY_DC_PIN, 1 << DISPLAY_CS_PIN)
-        try:
-            import rp2
-
-            dma = (rp2.DMA(), _DREQ_SPI0_TX + 2 * DISPLAY_SPI)
-        except ImportError:  # the host simulator: no DMA, the bus takes the pixels
-            pass
-    screen = Display(
-        spi, dc, cs, rst, panel=panel, rotation=rotation, registers=registers, dma=dma
-    )
+    screen = Display(display_bus(spi, dc, cs, "pins" if rp2350 else bus), rst, panel, rotation)
     # Only now: the panel was cleared before it turned on, so no noise ever shows.
     Pin(DISPLAY_BACKLIGHT_PIN, Pin.OUT, value=1)
     return screen
+
+
+def display_bus(spi, dc, cs, bus):
+    """The RP2040 display bus named ``bus`` (as ``DISPLAY_BUS``), or the pins' where its
+    viper code does not load."""
+    from drivers.display import DmaBus, PinBus, RegisterBus
+
+    if bus not in ("dma", "registers", "pins"):
+        raise ValueError("the display bus is 'dma', 'registers' or 'pins'")
+    spi_base = _SPI_BASE + _SPI_STRIDE * DISPLAY_SPI
+    registers = (spi_base, _SIO_BASE, 1 << DISPLAY_DC_PIN, 1 << DISPLAY_CS_PIN)
+    try:
+        if bus == "dma":
+            import rp2
+
+            dreq = _DREQ_SPI0_TX + 2 * DISPLAY_SPI
+            return DmaBus(spi, dc, cs, registers, rp2.DMA(), dreq)
+        if bus == "registers":
+            return RegisterBus(spi, dc, cs, registers)
+    except (ImportError, SyntaxError):  # no rp2 module, or no viper code emitter
+        pass
+    return PinBus(spi, dc, cs)
 
 
 def buzzer_pwm():

@@ -3,8 +3,8 @@
 ``figures()`` plays one CPU-against-CPU game through the rules engine
 (``spit.selfplay.Race``) on the MicroPython VM and draws the play screen after every
 action, with the real ``framebuf``, through the firmware's display driver
-(``drivers.display.Display``) on an SPI bus that counts the bytes put on it. It
-returns:
+(``drivers.display.Display`` on its ``PinBus``) on an SPI bus that counts the bytes put
+on it. It returns:
 
 - ``display_bytes_per_play``: the median of the bytes on the bus (pixels and window
   commands) for the frame that shows one card played (budget 16,384; a full frame is
@@ -44,7 +44,7 @@ _EMU_ACTIONS = 120
 
 _GAME = """
 import framebuf, time
-from drivers.display import Display
+from drivers.display import Display, PinBus
 from spit.controls import Controls
 from spit.cpu import Cpu
 from spit.render import Renderer
@@ -67,7 +67,7 @@ def line(level):
 
 def measure(seed, level):
     bus = CountingBus()
-    display = Display(bus, line, line, line, sleep_ms=line)
+    display = Display(PinBus(bus, line, line), line, sleep_ms=line)
     renderer = Renderer(display, framebuf)
     game = Game(seed)
     controls = Controls(game)

@@ -11,7 +11,7 @@ import gc, micropython, time
 import framebuf
 import machine
 from drivers.buttons import IrqButtons
-from drivers.display import Display
+from drivers.display import Display, PinBus
 from handheld import Handheld
 from spit.options import Options
 from spit.render import Renderer
@@ -46,7 +46,7 @@ def clock():
 
 
 bus = Bus()
-display = Display(bus, Line().set, Line().set, Line().set, "ili9341", 0, lambda ms: None)
+display = Display(PinBus(bus, Line().set, Line().set), Line().set, "ili9341", 0, lambda ms: None)
 renderer = Renderer(display, framebuf)
 saved = SaveData()
 saved.seats = SEATS

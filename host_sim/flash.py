@@ -240,28 +240,22 @@ def plan(files, on_board, manifest):
     return upload, unchanged, remove
 
 
-# Imported only through a fallback (``spit.hot``, ``spit.rng`` and ``drivers.display``
-# take the plain twins when the machine code does not load), so a board that cannot run
-# it still runs the game.
-FALLBACK_MODULES = (
-    "drivers.window_viper",
-    "spit.big_text_viper",
-    "spit.fast_native",
-    "spit.ink_viper",
-    "spit.rng_viper",
-    "spit.turn_viper",
-)
+# Fast twins, machine code (``*_native``, ``*_viper``): imported only through a fallback
+# (``spit.twins`` and ``hardware_setup`` take the plain ways when the port cannot load
+# them), so a board that cannot run them still runs the game. ``spit.twins`` itself is
+# imported, which loads each one the board can and raises for a broken one.
+FAST_TWIN_SUFFIXES = ("_native", "_viper")
 
 
 def module_names(files):
-    """The modules the board must import (all but main.py and the fallback ones)."""
+    """The modules the board must import (all but main.py and the fast twins)."""
     names = []
     for path in sorted(files):
         if path == "/" + BOOT or not path.endswith((".py", ".mpy")):
             continue
         name = path[1:].rsplit(".", 1)[0].replace("/", ".")
         name = name[: -len(".__init__")] if name.endswith(".__init__") else name
-        if name not in FALLBACK_MODULES:
+        if not name.endswith(FAST_TWIN_SUFFIXES):
             names.append(name)
     return names
 

@@ -1,14 +1,18 @@
-"""The native and viper twins on the emulated Pico: the RP2040 port loads them, they
-agree with the plain twins there (the same answers, the same pixels, the same bytes on
-the display's bus), and they are faster.
+"""The native and viper twins on the emulated Pico: the RP2040 port loads every one of
+them, each gives its plain twin's answers on the host for the same inputs
+(``twin_cases``), they draw what framebuf draws (the same pixels, the same bytes on the
+display's bus), and they are faster.
 
 Runs when the UF2 and the boot ROM are there (see ``host_sim/emu/board.py``); one
 board at the REPL, about fifteen seconds of wall time.
 """
 
+import importlib
+import json
 import random
 
 import pytest
+import twin_cases
 
 from host_sim.emu.board import BOOT_US, EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files
@@ -19,9 +23,37 @@ if firmware_paths() is None:
         allow_module_level=True,
     )
 
+# A call's answer a line, as it comes: the board's heap holds one job's calls at a time.
+_PAIRS = """
+import gc, json
+from spit import twins
+
+for job, emitter in %(pairs)r:
+    gc.collect()
+    with open("cases/" + job + ".json") as f:
+        calls = json.load(f)
+    twin = twins.fast(job, emitter)
+    print(json.dumps([job, twins.LOADED[job]]))
+    for call in calls:
+        print(json.dumps(answer(twin, call)))
+    calls = None
+"""
+
+
+def test_the_pico_loads_every_fast_twin_and_it_answers_as_the_plain_twin_here(pico):
+    pairs = sorted(twin_cases.pairs().items())
+    out = pico.exec(twin_cases.RUNNER + _PAIRS % {"pairs": pairs}, within_us=120_000_000)
+    lines = [json.loads(line) for line in out.splitlines()]
+    for (job, emitter), calls in zip(pairs, twin_cases.cases().values(), strict=True):
+        assert lines[0] == [job, emitter]
+        answers, lines = lines[1 : 1 + len(calls)], lines[1 + len(calls) :]
+        assert answers == twin_cases.run(importlib.import_module(job), calls), job
+    assert lines == []
+
+
 _CHECK = """
 import sys, time
-from spit import fast, fast_native, hot
+from spit import fits, fits_native, twins
 
 ABOVE = bytes((face + 1) %% 13 for face in range(13))
 BELOW = bytes((face - 1) %% 13 for face in range(13))
@@ -45,9 +77,10 @@ def timed(module, positions):
 
 
 positions = %(positions)r
-print(hot.NATIVE, hot.can_play is fast_native.can_play, sys.implementation._mpy >> 10)
-print(answers(fast, positions) == answers(fast_native, positions))
-print(timed(fast, positions), timed(fast_native, positions))
+print(twins.LOADED["spit.fits"], twins.can_play is fits_native.can_play)
+print(sys.implementation._mpy >> 10)
+print(answers(fits, positions) == answers(fits_native, positions))
+print(timed(fits, positions), timed(fits_native, positions))
 """
 
 
@@ -65,7 +98,9 @@ def _positions(count, seed=3):
 
 @pytest.fixture(scope="module")
 def pico():
-    with EmulatedPico(files=board_files(main=False)) as board:
+    cases = twin_cases.cases()
+    files = {"cases/%s.json" % job: json.dumps(calls).encode() for job, calls in cases.items()}
+    with EmulatedPico(files=board_files(main=False, extra=files)) as board:
         board.run_us(BOOT_US)
         yield board
 
@@ -74,7 +109,7 @@ def test_the_pico_runs_the_native_twins_and_they_agree_faster(pico):
     out = pico.exec(_CHECK % {"positions": _positions(40)}, within_us=20_000_000)
     lines = out.split()
     # sys.implementation._mpy >> 10 is the native architecture; 4 is armv6m (Cortex-M0+).
-    assert lines[:4] == ["True", "True", "4", "True"]
+    assert lines[:4] == ["native", "True", "4", "True"]
     plain_us, native_us = int(lines[4]), int(lines[5])
     assert native_us < plain_us  # about half, measured; the margin is for heap layouts
 
@@ -82,31 +117,14 @@ def test_the_pico_runs_the_native_twins_and_they_agree_faster(pico):
 _RNG_CHECK = """
 import time
 from array import array
-from spit import rng, rng_viper
+from spit import rng, rng_viper, twins
 
 plain = array("H", (0x1234, 0x5678))
 viper = array("H", plain)
-same = True
-for n in (1, 2, 3, 7, 13, 52, 1000, 16383):
-    for _ in range(40):
-        same = same and rng.plain_below(plain, n) == rng_viper.below(viper, n)
-print(rng.VIPER, rng.below is rng_viper.below, same and plain == viper)
-
-
-def shuffled(below, shuffle, state, count):
-    items = list(range(count))
-    shuffle(state, items)
-    return items, below(state, 1000)
-
-
-agree = True
-for count in (0, 1, 2, 26, 52):
-    agree = agree and shuffled(rng.plain_below, rng.plain_shuffle, plain, count) == shuffled(
-        rng_viper.below, rng_viper.shuffle, viper, count)
-print(agree)
+print(twins.LOADED["spit.rng"], rng._shuffle is rng_viper.shuffle)
 deck = list(range(52))
 start = time.ticks_us()
-rng.plain_shuffle(plain, deck)
+rng.shuffle(plain, deck)
 plain_us = time.ticks_diff(time.ticks_us(), start)
 start = time.ticks_us()
 rng_viper.shuffle(viper, deck)
@@ -114,16 +132,16 @@ print(plain_us, time.ticks_diff(time.ticks_us(), start))
 """
 
 
-def test_the_pico_draws_and_shuffles_in_viper_as_the_plain_twins_do(pico):
+def test_the_pico_shuffles_in_viper_faster(pico):
     out = pico.exec(_RNG_CHECK, within_us=20_000_000).split()
-    assert out[:4] == ["True", "True", "True", "True"]
-    plain_us, viper_us = int(out[4]), int(out[5])
+    assert out[:2] == ["viper", "True"]
+    plain_us, viper_us = int(out[2]), int(out[3])
     assert viper_us * 3 < plain_us  # 1 ms against 7, measured
 
 
 _INK_CHECK = """
 import framebuf, gc, hashlib, time
-from spit import big_text, hot, render
+from spit import big_text, render, twins
 from spit.controls import Controls
 from spit.render import Renderer
 from spit.rules import Game
@@ -139,6 +157,10 @@ class Digest:
     def show(self, x, y, w, h, buf):
         self.sha.update(b"%d %d %d %d" % (x, y, w, h))
         self.sha.update(buf)
+
+    def show_turned(self, x, y, w, h, buf):
+        self.sha.update(b"turned")
+        self.show(x, y, w, h, buf)
 
     def fill(self, colour):
         self.fill_rows(colour, 0, 240)
@@ -174,15 +196,15 @@ def static_screens():
     return display.sha.digest()
 
 
-print(hot.ink is not None, hot.glyph_row_shape is not big_text.glyph_row_shape)
+print(twins.ink is not None, twins.glyph_row_shape is not big_text.glyph_row_shape)
 viper = frames()
 viper_static = static_screens()
 render.ink = None
 render.glyph_row_shape = big_text.glyph_row_shape
 plain = frames()
 plain_static = static_screens()
-render.ink = hot.ink
-render.glyph_row_shape = hot.glyph_row_shape
+render.ink = twins.ink
+render.glyph_row_shape = twins.glyph_row_shape
 print(viper[0] == plain[0] and viper_static == plain_static, plain[1], viper[1])
 """
 
@@ -195,43 +217,40 @@ def test_the_pico_paints_glyphs_and_big_text_in_viper_as_framebuf_does(pico):
 
 
 _WINDOWS = """
-from array import array
 import hardware_setup
-display = hardware_setup.display()
 pixels = bytearray(i & 255 for i in range(1024))
-windows = ((0, 0, 4, 2), (10, 20, 4, 2), (10, 30, 4, 2), (10, 30, 4, 2), (300, 230, 20, 10))
+windows = ((0, 0, 4, 2, 0), (10, 20, 4, 2, 0), (10, 30, 4, 2, 1), (10, 30, 4, 2, 1),
+           (306, 208, 4, 2, 0), (300, 230, 20, 10, 0))
 
 
 def send():
-    # The panel's ranges as unknown, every time: the pins' record and the registers'.
-    display._columns = display._rows = -1
-    display._registers[5] = display._registers[6] = 0xFFFFFFFF
     before = display.bytes_sent
-    for x, y, w, h in windows:
-        display.show(x, y, w, h, memoryview(pixels)[: w * h * 2])
+    for x, y, w, h, turned in windows:
+        show = display.show_turned if turned else display.show
+        show(x, y, w, h, memoryview(pixels)[: w * h * 2])
     display.fill_rows(0x1234, 100, 6)
     display.wait()
-    return display.bytes_sent - before
+    return type(display._bus).__name__, display.bytes_sent - before
 """
 
 
-def test_the_pico_opens_windows_through_the_registers_and_sends_by_dma_the_same_bytes(pico):
+def test_the_three_buses_send_the_same_bytes_on_the_pico(pico):
     pico.exec(_WINDOWS, within_us=5_000_000)
-    pico.spi_log()  # the panel's set-up
-    fast = pico.exec("print(display._open is not None, display.in_background, send())").split()
-    by_dma = [(dc, byte) for _, dc, byte in pico.spi_log()]
-    # The windows opened through the registers, the pixels written through the bus.
-    bus = pico.exec("display.in_background = False\nprint(send())").split()
-    through_registers = [(dc, byte) for _, dc, byte in pico.spi_log()]
-    plain = pico.exec("display._open = None\nprint(send())")
-    plain = plain.split()
-    through_pins = [(dc, byte) for _, dc, byte in pico.spi_log()]
-    assert fast[:2] == ["True", "True"]
-    assert by_dma == through_registers == through_pins
-    assert int(fast[2]) == int(bus[0]) == int(plain[0]) == len(through_pins)
-    commands = [byte for dc, byte in through_pins if dc == 0]
-    # Each window's RAMWR; a column or row range only where it changed.
-    assert [commands.count(c) for c in (0x2C, 0x2A, 0x2B)] == [6, 4, 5]
+    sent = {}
+    for bus in ("dma", "registers", "pins"):
+        pico.exec("display = hardware_setup.display(bus=%r)" % bus, within_us=5_000_000)
+        pico.spi_log()  # the panel's set-up
+        name, count = pico.exec("print(*send())").split()
+        sent[name] = (int(count), [(dc, byte) for _, dc, byte in pico.spi_log()])
+    assert sorted(sent) == ["DmaBus", "PinBus", "RegisterBus"]
+    assert sent["DmaBus"] == sent["RegisterBus"] == sent["PinBus"]
+    count, log = sent["PinBus"]
+    assert count == len(log)
+    commands = [byte for dc, byte in log if dc == 0]
+    # Each window's RAMWR; the order or a range only where it changed (the turned window
+    # at 10, 30 has the ranges of the upright one at 306, 208 after it; the set-up's
+    # clear left the order upright and the columns whole).
+    assert [commands.count(c) for c in (0x2C, 0x36, 0x2A, 0x2B)] == [7, 2, 5, 5]
 
 
 _PLAY_SCREEN = """

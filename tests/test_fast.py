@@ -1,22 +1,23 @@
-"""The hot loops and their native twins (spit.fast, spit.fast_native, spit.turn,
-spit.turn_viper, spit.big_text, spit.big_text_viper, spit.hot).
-
-The native module must be the plain one plus decorators, line for line; both must give
-the answers of the slow, obvious definitions (``cards.adjacent`` over every pair); the
-MicroPython VM, which has no native emitter, must take the plain twins and agree. The
-viper twin of ``turn_pixels`` runs here as Python, its ``ptr16`` and ``ptr32`` memoryviews
-of 16- and 32-bit items, and must agree with the plain one; so must ``glyph_row_shape``'s
-twins, and ``ink`` must paint every screen as framebuf's blit does.
+"""The twins on CPython: every fast twin holds its plain twin's functions; the native
+one is the plain one decorated, line for line; the plain twins give the answers of slow,
+obvious definitions (``cards.adjacent`` over every pair, xorshift32 on whole numbers,
+framebuf's blit); the viper twins that can run here as Python (their ``ptr8``, ``ptr16``
+and ``ptr32`` memoryviews) give the plain twins' answers. ``tests/test_emu_speed.py``
+holds every fast twin to its plain twin's answers on the emulated Pico.
 """
 
 import ast
 import os
 import random
 from array import array
+from struct import pack_into
 
 import framebuf
+import pytest
+import spit.rng
+import twin_cases
 from positions import position
-from spit import big_text, fast, fast_native, hot, render, turn
+from spit import big_text, fits, fits_native, ink, render, twins
 from spit.cards import FITS, RANK_COUNT, adjacent
 from spit.controls import Controls
 from spit.render import Renderer
@@ -42,9 +43,37 @@ def _functions(module_file):
     return found
 
 
+def _arguments(module_file):
+    """Each function's argument names."""
+    with open(os.path.join(FIRMWARE, "spit", module_file)) as f:
+        tree = ast.parse(f.read())
+    return {
+        node.name: [arg.arg for arg in node.args.args]
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+    }
+
+
+def test_every_function_of_a_fast_twin_is_one_of_its_plain_twin():
+    found = twin_cases.pairs()
+    assert found == {
+        "spit.big_text": "viper",
+        "spit.fits": "native",
+        "spit.ink": "viper",
+        "spit.rng": "viper",
+    }
+    for job, emitter in found.items():
+        name = job.split(".")[1]
+        plain = _arguments(name + ".py")
+        fast = _arguments("%s_%s.py" % (name, emitter))
+        assert fast and all(plain.get(function) == fast[function] for function in fast), job
+        decorators = [d for d, _ in _functions("%s_%s.py" % (name, emitter)).values()]
+        assert decorators == [["micropython." + emitter]] * len(fast), job
+
+
 def test_the_native_twin_is_the_plain_module_decorated():
-    plain = _functions("fast.py")
-    native = _functions("fast_native.py")
+    plain = _functions("fits.py")
+    native = _functions("fits_native.py")
     assert sorted(plain) == sorted(native) == ["can_play", "count_fits", "fitting_ranks"]
     for name, (decorators, body) in plain.items():
         assert decorators == []
@@ -74,7 +103,7 @@ def test_the_twins_give_the_obvious_answers():
         mine = [cards[-1] for cards in stock if cards]
         expected_play = any(adjacent(card, top) for card in mine for top in tops)
         expected_counts = [sum(adjacent(card, face) for card in mine) for face in range(13)]
-        for module in (fast, fast_native):
+        for module in (fits, fits_native):
             ranks = module.fitting_ranks(middle)
             assert ranks == sum(1 << r for r in range(13) if any(adjacent(r, t) for t in tops))
             assert module.can_play(stock, ranks) == expected_play
@@ -84,21 +113,8 @@ def test_the_twins_give_the_obvious_answers():
 
 
 def test_cpython_runs_the_native_module_as_plain_python():
-    assert hot.NATIVE
-    assert hot.can_play is fast_native.can_play
-
-
-def test_the_vm_takes_the_plain_twins_and_agrees(mpvm):
-    out = mpvm(
-        "from spit import fast, hot\n"
-        "print(hot.NATIVE, hot.can_play is fast.can_play)\n"
-        "stock = [[1, 14], [], [5], [3, 4, 7], [12]]\n"
-        "ranks = hot.fitting_ranks([[2], [20]])\n"
-        "print(ranks, hot.can_play(stock, ranks))\n"
-    )
-    stock = [[1, 14], [], [5], [3, 4, 7], [12]]
-    ranks = fast.fitting_ranks([[2], [20]])
-    assert out.split("\n")[:2] == ["False True", "%d %s" % (ranks, fast.can_play(stock, ranks))]
+    assert twins.LOADED["spit.fits"] == "native"
+    assert twins.can_play is fits_native.can_play
 
 
 def _as_python(module_file, function, **builtins):
@@ -112,43 +128,15 @@ def _as_python(module_file, function, **builtins):
     return namespace[function]
 
 
-def _viper_twin():
-    """``spit.turn_viper`` as Python: ``ptr16`` and ``ptr32`` memoryviews, every buffer
-    word-aligned (``ptr8``'s address 0)."""
-    return _as_python(
-        "turn_viper.py",
-        "turn_pixels",
-        ptr8=lambda buf: 0,
-        ptr16=lambda buf: memoryview(buf).cast("H"),
-        ptr32=lambda buf: memoryview(buf).cast("I"),
-        uint=int,
-    )
+class _Words:
+    """A window's pixel pairs, written as ``ptr32`` writes them: a window of an odd
+    number of pixels is no whole number of words, which a memoryview's cast refuses."""
 
+    def __init__(self, buf):
+        self._buf = buf
 
-def test_the_turn_twins_reverse_the_pixels_and_keep_their_bytes():
-    rng = random.Random(5)
-    viper_turn = _viper_twin()
-    for _ in range(500):
-        pixels = [
-            rng.randrange(65536) for _ in range(rng.choice((0, 1, 2, 3, 4, 6, 7, 160, 1280)))
-        ]
-        data = b"".join(p.to_bytes(2, "little") for p in pixels)
-        expected = b"".join(p.to_bytes(2, "little") for p in reversed(pixels))
-        for twin in (turn.turn_pixels, viper_turn):
-            buf = bytearray(data)
-            twin(memoryview(buf))
-            assert buf == expected
-
-
-def test_the_host_and_the_vm_take_the_plain_turn(mpvm):
-    assert not hot.VIPER and hot.turn_pixels is turn.turn_pixels
-    out = mpvm(
-        "from spit import hot, turn\n"
-        "buf = bytearray(b'abcdef')\n"
-        "hot.turn_pixels(buf)\n"
-        "print(hot.VIPER, hot.turn_pixels is turn.turn_pixels, bytes(buf))\n"
-    )
-    assert out.split("\n")[0] == "False True b'efcdab'"
+    def __setitem__(self, index, value):
+        pack_into("<I", self._buf, 4 * index, value & 0xFFFFFFFF)
 
 
 def _viper_ink():
@@ -160,7 +148,7 @@ def _viper_ink():
         ptr8=memoryview,
         ptr16=lambda buf: memoryview(buf).cast("B").cast("H"),
         # The spec's words are signed; a window's are pixel pairs.
-        ptr32=lambda buf: memoryview(buf).cast("B").cast("i" if type(buf) is array else "I"),
+        ptr32=lambda buf: memoryview(buf) if type(buf) is array else _Words(buf),
     )
 
 
@@ -227,14 +215,20 @@ def _every_screen(renderer):
     return shots
 
 
-def test_the_viper_ink_paints_what_framebuf_blits(monkeypatch):
-    plain = _every_screen(Renderer(Screen(), framebuf))
-    monkeypatch.setattr(render, "ink", _viper_ink())
-    assert _every_screen(Renderer(Screen(), framebuf)) == plain
+def _ink(twin):
+    return ink.ink if twin == "plain" else _viper_ink()
 
 
-def test_the_viper_ink_clips_to_the_window_both_ways_up():
-    paint = _viper_ink()
+@pytest.mark.parametrize("twin", ["plain", "viper"])
+def test_the_ink_twins_paint_what_framebuf_blits(monkeypatch, twin):
+    blitted = _every_screen(Renderer(Screen(), framebuf))
+    monkeypatch.setattr(render, "ink", _ink(twin))
+    assert _every_screen(Renderer(Screen(), framebuf)) == blitted
+
+
+@pytest.mark.parametrize("twin", ["plain", "viper"])
+def test_the_ink_twins_clip_to_the_window_both_ways_up(twin):
+    paint = _ink(twin)
     shape = bytes((9, 2, 0, 0, 1, 1, 8, 0, 1, 2))  # 9x2: a dot and a bar of two
     for turned, x, y, expected in (
         (0, 0, 0, {(0, 0), (8, 0), (8, 1)}),
@@ -249,6 +243,12 @@ def test_the_viper_ink_clips_to_the_window_both_ways_up():
         painted = {(i % 12, i // 12) for i in range(36) if pixels[i]}
         assert painted == expected
         assert all(pixels[i] in (0, 0x1234) for i in range(36))
+
+
+def test_the_viper_ink_paints_the_plain_twins_pixels_on_the_same_inputs():
+    calls = twin_cases.cases()["spit.ink"]
+    viper = type("viper", (), {"ink": staticmethod(_viper_ink())})
+    assert twin_cases.run(viper, calls) == twin_cases.run(ink, calls)
 
 
 def test_the_viper_ink_a_region_a_call_ends_on_the_screen_drawn_at_once(monkeypatch):
@@ -267,3 +267,30 @@ def test_the_viper_ink_a_region_a_call_ends_on_the_screen_drawn_at_once(monkeypa
         calls += 1
     assert calls > 100 and not spread.busy
     assert spread.display.pixels == at_once.display.pixels
+
+
+def _xorshift32(x):
+    x ^= x << 13 & 0xFFFFFFFF
+    x ^= x >> 17
+    return x ^ (x << 5 & 0xFFFFFFFF)
+
+
+def test_the_plain_rng_is_xorshift32_on_two_halves():
+    rng = random.Random(7)
+    for _ in range(500):
+        whole = rng.randrange(1, 1 << 32)
+        state = array("H", (whole >> 16, whole & 0xFFFF))
+        spit.rng.step(state)
+        whole = _xorshift32(whole)
+        assert state[0] << 16 | state[1] == whole
+        n = rng.choice((1, 2, 13, 52, 1000, 16383))
+        assert spit.rng.below(state, n) == _xorshift32(whole) % n
+        whole = _xorshift32(whole)
+        items = list(range(rng.randrange(60)))
+        expected = list(items)
+        for i in range(len(expected) - 1, 0, -1):
+            whole = _xorshift32(whole)
+            j = whole % (i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        spit.rng.shuffle(state, items)
+        assert items == expected and state[0] << 16 | state[1] == whole

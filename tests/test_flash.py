@@ -145,9 +145,10 @@ def test_plan_copies_changed_files_and_removes_only_stale_firmware():
     assert remove == ["/handheld.mpy", "/hardware_setup.py", "/spit/cards.py", "/spit/gone.mpy"]
 
 
-def test_module_names():
+def test_module_names_leave_out_main_and_the_fast_twins():
     files = ["/main.py", "/spit/__init__.mpy", "/spit/rules.mpy", "/hardware_setup.py"]
-    assert flash.module_names(files) == ["hardware_setup", "spit", "spit.rules"]
+    files += ["/spit/fits.mpy", "/spit/fits_native.mpy", "/drivers/window_viper.mpy"]
+    assert flash.module_names(files) == ["hardware_setup", "spit", "spit.fits", "spit.rules"]
 
 
 # --- flashing a board ---------------------------------------------------------------------

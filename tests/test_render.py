@@ -81,6 +81,20 @@ class Screen:
             at = ((y + row) * 320 + x) * 2
             self.pixels[at : at + 2 * w] = buf[row * 2 * w : (row + 1) * 2 * w]
 
+    def show_turned(self, x, y, w, h, buf):
+        """As ``show``, the window turned half a turn: its pixels in reverse order."""
+        self.shows += 1
+        self.bytes += len(buf)
+        if not self.record:
+            return
+        self.windows.append((x, y, w, h))
+        last = len(buf) - 2
+        for row in range(h):
+            at = ((y + row) * 320 + x) * 2
+            for i in range(0, 2 * w, 2):
+                self.pixels[at + i] = buf[last - row * 2 * w - i]
+                self.pixels[at + i + 1] = buf[last - row * 2 * w - i + 1]
+
 
 SCREEN = inspect.getsource(Screen)
 

@@ -1,7 +1,7 @@
 """A glyph row of big text as a shape for ``Renderer._shape``, in plain Python.
 
 ``spit.big_text_viper`` holds the same function in viper code, where the port compiles it
-(the RP2040); ``spit.hot`` picks that twin where it loads and this one everywhere else.
+(the RP2040); ``spit.twins`` picks that twin where it loads and this one everywhere else.
 Big text is 8x8 text magnified: each run of set bits in a glyph row becomes one
 rectangle, ``scale`` pixels high, which ``ink`` paints upright or turned.
 """

@@ -60,7 +60,7 @@ ready screen is still being drawn deals the cards at once, for the table to take
 
 from micropython import const
 
-from spit import keys, screens
+from spit import keys, screens, twins
 from spit.arbiter import Arbiter
 from spit.controls import LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
 from spit.options import CHOICES, Options
@@ -631,11 +631,14 @@ class Controller:
     def _describe_calibration(self):
         calibration = self.calibration
         lines = self._test_lines
-        lines[0] = "pairs %d  99.9%%: %d us  bias %d us" % (
-            calibration.count,
-            calibration.percentile_us(999),
-            calibration.bias_us(),
-        )
+        if calibration.count:
+            lines[0] = "pairs %d  99.9%%: %d us  bias %d us" % (
+                calibration.count,
+                calibration.percentile_us(999),
+                calibration.bias_us(),
+            )
+        else:
+            lines[0] = twins.summary()  # which twins loaded, until the first pair
         proposal = calibration.proposal()
         if proposal:
             lines[1] = "tie window %d us: hold SPIT to save" % proposal

@@ -41,10 +41,10 @@ True
 from micropython import const
 
 from spit.cards import FITS, RANK_COUNT, rank
-from spit.hot import count_fits, fitting_ranks
 from spit.rng import derive
 from spit.rules import PHASE_PLAY, PHASE_READY, PHASE_SLAP, SPIT_ACTION, move, play, slap
 from spit.ticks import ticks_add, ticks_diff
+from spit.twins import count_fits, fitting_ranks
 
 # Salt of a seat's generator: seat 0 draws from derive(seed, _SALT), seat 1 from _SALT + 1.
 _SALT = const(0x5EA7)

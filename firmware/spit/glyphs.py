@@ -182,15 +182,14 @@ def runs(art):
     """The runs of a glyph drawn as rows of ``X`` and ``.``."""
     packed = [len(art[0]), len(art)]
     for y, row in enumerate(art):
-        x = 0
-        while x < len(row):
-            if row[x] == "X":
-                start = x
-                while x < len(row) and row[x] == "X":
-                    x += 1
-                packed += (start, y, x - start)
-            else:
-                x += 1
+        # find() walks the row in C: the boot makes every glyph at import.
+        start = row.find("X")
+        while start >= 0:
+            end = row.find(".", start)
+            if end < 0:
+                end = len(row)
+            packed += (start, y, end - start)
+            start = row.find("X", end)
     return bytes(packed)
 
 

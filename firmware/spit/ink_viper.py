@@ -1,11 +1,11 @@
-"""A shape painted in one colour onto a window of RGB565 pixels, in viper code.
+"""``spit.ink``'s shape painted in one colour onto a window, in viper code.
 
 The renderer blits its glyphs through ``framebuf`` with a two-colour palette, which goes
 pixel by pixel through function pointers: about 1 ms for a stock card's rank and suit
 on the RP2040. Here the same shape, kept as the rectangles that make it up, is filled
-row by row. Where the port has no viper emitter, ``spit.hot`` leaves ``ink`` as None and
-the renderer blits as before; ``tests/test_fast.py`` checks that both paint the same
-pixels.
+row by row, two pixels a word where it can. Where the port cannot load it, ``spit.twins``
+gives the renderer None and it blits as before. It must paint the plain twin's pixels,
+and those framebuf's blit paints: ``tests/test_fast.py`` and ``tests/test_emu_speed.py``.
 """
 
 import micropython

@@ -56,11 +56,11 @@ made once in both orientations and blitted in colour (a 1-bit bitmap in
 ``MONO_HLSB`` with its bytes in reverse order, read as ``MONO_HMSB``, is the
 same bitmap turned 180 degrees, shifted by its row padding). Where the port runs
 viper code, card glyphs are painted instead, as the rectangles they are made of
-(``hot.ink``), upright or turned. A row of any other text and a player's line of
-information (name, pack, SPIT call) are drawn upright and their pixels then reversed
-in place (``hot.turn_pixels``, viper code on the chip), which is the window turned.
+(``twins.ink``), upright or turned. A row of any other text and a player's line of
+information (name, pack, SPIT call) are drawn upright and sent with ``show_turned``:
+the panel writes them in the opposite address order, which is the window turned.
 Big text is 8x8 text magnified: each run of set bits in a glyph row is one rectangle
-(``hot.glyph_row_shape``), painted as a card's glyphs are, upright or turned.
+(``twins.glyph_row_shape``), painted as a card's glyphs are, upright or turned.
 
 Colours are RGB565 with their two bytes swapped: framebuf stores a pixel
 little-endian and the panel reads it big-endian.
@@ -71,7 +71,6 @@ from array import array
 from micropython import const, heap_lock, heap_unlock
 
 from spit.glyphs import RANKS, RED_SUITS, SUITS
-from spit.hot import glyph_row_shape, ink, turn_pixels
 from spit.keys import KEY_NAMES, KEYS_PER_PLAYER
 from spit.layout import (
     BARS_H,
@@ -121,6 +120,7 @@ from spit.layout import (
 )
 from spit.options import WORDS
 from spit.rules import MOVE, PHASE_PLAY, PHASE_READY, PHASE_SLAP, PLAY
+from spit.twins import glyph_row_shape, ink
 
 
 def colour(r, g, b):
@@ -691,21 +691,21 @@ class Renderer:
 
     def _text_row(self, player, text, x, y, ink, left, width):
         """Columns ``left`` to ``left + width`` of a row of 8x8 text across the screen,
-        ``x, y`` as player 1 sees their own. Player 2's copy is drawn upright and then
-        turned, its pixels reversed: cheaper than turning the text as a bitmap."""
+        ``x, y`` as player 1 sees their own. Player 2's copy is drawn upright and the
+        panel turns it: cheaper than turning the text as a bitmap."""
         view = self._message_row if width == WIDTH else self._row_piece
         self._begin(view, left, y, False, FELT)
         self._fb.text(text, x - left, 0, ink)
         if player == 1:
-            self._turn_window()
-        self._end()
+            self._end_turned()
+        else:
+            self._end()
 
-    def _turn_window(self):
-        """The window, drawn upright at player 1's position, as player 2's copy: its
-        pixels reversed, placed at the mirror of that position."""
-        turn_pixels(self._buf)
-        self._x = self._mx - self._x - self._w
-        self._y = self._my - self._y - self._h
+    def _end_turned(self):
+        """The window, drawn upright at player 1's position, as player 2's copy: sent
+        turned (``show_turned``) to the mirror of that position."""
+        x = self._mx - self._x - self._w
+        self.display.show_turned(x, self._my - self._y - self._h, self._w, self._h, self._buf)
 
     def _piece_width(self):
         """How wide a piece of a text row one region is: the whole row, or an eighth
@@ -1093,8 +1093,8 @@ class Renderer:
         self._keys[_K_CALL] = self._keys[_K_CALL + 1] = -1
 
     # A player's line of information is drawn upright at player 1's place and the window
-    # turned for player 2 (``_end_info``): text in C, then the pixels reversed in one
-    # pass, where turned labels would be blitted pixel by pixel.
+    # sent turned for player 2 (``_end_info``): text in C, where turned labels would be
+    # blitted pixel by pixel.
 
     def _draw_name(self, player, cpu):
         self._keys[_K_NAME + player] = cpu
@@ -1125,8 +1125,9 @@ class Renderer:
 
     def _end_info(self, player):
         if player == 1:
-            self._turn_window()
-        self._end()
+            self._end_turned()
+        else:
+            self._end()
 
     def _slot_face(self, game, controls, player, slot, band):
         """A band of a stock slot's top card, or of its empty place, and the hand's

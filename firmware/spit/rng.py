@@ -6,16 +6,18 @@ alike.
 
 The 32-bit state is kept as two 16-bit halves in an array: on the Pico an int of
 2**30 or more lives on the heap, and a draw must not allocate. Only ``next()``,
-used for seeds, builds the whole 32-bit number. Drawing and shuffling are the
-module functions ``below`` and ``shuffle``: ``spit.rng_viper``'s twins in viper code
-where the port compiles it (the Pico: a shuffle of the deck in 1 ms instead of 7),
-else ``plain_below`` and ``plain_shuffle``; a test holds the twins to the same numbers.
+used for seeds, builds the whole 32-bit number. The module functions ``step``,
+``below`` and ``shuffle`` are plain Python; ``spit.rng_viper`` holds ``below`` and
+``shuffle`` in viper code (the state is one machine word there: a shuffle of the deck
+in 1 ms instead of 7), and the generators draw through it where the port loads it.
 
 >>> Rng(1).next()
 270369
 """
 
 from array import array
+
+from spit.twins import fast
 
 _MASK = 0xFFFFFFFF
 _HALF = 0xFFFF
@@ -38,28 +40,25 @@ def step(state):
     state[1] = lo
 
 
-def plain_below(state, n):
+def below(state, n):
     """The next number modulo ``n`` (``n`` below 2**14), without building it whole;
     the bias of the modulo is under 2**-18 for the sizes used here."""
     step(state)
     return ((state[0] % n) * (65536 % n) + state[1]) % n
 
 
-def plain_shuffle(state, items):
-    """Shuffle a list in place (Fisher-Yates)."""
+def shuffle(state, items):
+    """Shuffle a list in place (Fisher-Yates), drawing as ``below`` does."""
     for i in range(len(items) - 1, 0, -1):
-        j = plain_below(state, i + 1)
+        j = below(state, i + 1)
         items[i], items[j] = items[j], items[i]
 
 
-try:
-    from spit.rng_viper import below, shuffle
-
-    VIPER = True
-except (ImportError, SyntaxError, ValueError):
-    below = plain_below
-    shuffle = plain_shuffle
-    VIPER = False
+# This module is the plain twin, so it takes its viper twin itself (``spit.twins``
+# imports nothing that imports it back); the generators draw through whichever loaded.
+_viper = fast("spit.rng", "viper")
+_below = below if _viper is None else _viper.below
+_shuffle = shuffle if _viper is None else _viper.shuffle
 
 
 class Rng:
@@ -79,11 +78,11 @@ class Rng:
 
     def below(self, n):
         """The next number modulo ``n`` (``n`` below 2**14)."""
-        return below(self._state, n)
+        return _below(self._state, n)
 
     def shuffle(self, items):
         """Shuffle a list in place (Fisher-Yates)."""
-        shuffle(self._state, items)
+        _shuffle(self._state, items)
 
 
 def derive(seed, salt):

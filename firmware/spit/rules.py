@@ -27,9 +27,9 @@ True
 from micropython import const
 
 from spit.cards import DECK_SIZE, FITS, rank
-from spit.hot import can_play, fitting_ranks
 from spit.options import Options
 from spit.rng import Rng
+from spit.twins import can_play, fitting_ranks
 
 PHASE_READY = const(0)  # laid out; waiting for the opening spit
 PHASE_PLAY = const(1)

@@ -1,16 +1,17 @@
 """The firmware's display driver on the fake SPI and pins, wired to a virtual display.
 
 ``wired_display(panel="ili9341", rotation=0, mounted=None)`` returns ``(display,
-virtual)``: ``display`` is ``drivers.display.Display`` as ``hardware_setup`` configures
-it for that panel and rotation, ``virtual`` the ``VirtualDisplay`` on its wires (mounted
-as the rotation expects unless ``mounted`` says otherwise). The bus carries bytes only
-while CS is low, each with the DC pin's level; RST released after a low resets the module; the
-driver's waits move the module's clock, which checks the datasheet's timing.
+virtual)``: ``display`` is ``drivers.display.Display`` on its ``PinBus`` (the bus
+``hardware_setup`` takes on the host) for that panel and rotation, ``virtual`` the
+``VirtualDisplay`` on its wires (mounted as the rotation expects unless ``mounted`` says
+otherwise). The bus carries bytes only while CS is low, each with the DC pin's level;
+RST released after a low resets the module; the driver's waits move the module's clock,
+which checks the datasheet's timing.
 """
 
 import hardware_setup
 import machine
-from drivers.display import Display
+from drivers.display import Display, PinBus
 
 from host_sim.display.panel import VirtualDisplay
 
@@ -52,5 +53,6 @@ def wired_display(panel="ili9341", rotation=0, mounted=None):
             virtual.receive(dc.value(), data)
 
     spi.sink = wire
-    display = Display(spi, dc, cs, rst, panel=panel, rotation=rotation, sleep_ms=virtual.elapse_ms)
+    bus = PinBus(spi, dc, cs)
+    display = Display(bus, rst, panel=panel, rotation=rotation, sleep_ms=virtual.elapse_ms)
     return display, virtual

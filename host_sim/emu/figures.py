@@ -21,6 +21,9 @@ wait states, no cache misses), so a real Pico is a little slower.
   ``_TIE_RUNS`` runs.
 - ``emu_pio_stamp_error_ns``: the ``PioButtons`` stamps against the edges, the largest
   deviation after removing their constant offset (``emu_pio_stamp_offset_us``).
+- ``emu_twins``: which twin of each hot job the board runs, ``spit.twins.LOADED``
+  (``{"spit.fits": "native", "spit.ink": "viper", ...}``; ``"plain"`` where a fast twin
+  did not load).
 - ``emu_engine_step_us``: one ``Game.apply`` (an action with its legality check) on the
   Cortex-M0+ at 125 MHz, mean over a recorded self-play game, firmware as .mpy; the heap
   is collected first, so no collection lands inside the timed actions.
@@ -45,6 +48,7 @@ wait states, no cache misses), so a real Pico is a little slower.
   largest (``profile.press_to_commit``).
 """
 
+import json
 import random
 import statistics
 
@@ -227,6 +231,13 @@ def engine_figures(pico):
     return {"emu_engine_step_us": round(int(out) / len(actions), 1)}
 
 
+def twin_figures(pico):
+    # spit.rng takes its own twin; spit.twins picks the others.
+    script = "import json, spit.rng\nfrom spit import twins\nprint(json.dumps(twins.LOADED))"
+    out = pico.exec(script)
+    return {"emu_twins": json.loads(out)}
+
+
 def _screen_settled(pico):
     """Run until the display has been drawn and SPI0 has then been quiet for
     ``_QUIET_US``; return the time of the last byte sent before that quiet."""
@@ -306,12 +317,11 @@ def figures(seed=1):
         measure("emu_min_ordered_gap_us", ordering_figures, pico, rng)
         measure("emu_engine_step_us", engine_figures, pico)
         measure("emu_pio_stamp_error_ns", pio_figures, pico, rng)
+        measure("emu_twins", twin_figures, pico)
     measure("emu_boot_to_title_ms", screen_figures)
     measure("emu_main_loop_pass_max_us", loop_figures)
     return found
 
 
 if __name__ == "__main__":
-    import json
-
     print(json.dumps(figures(), indent=2, sort_keys=True))

@@ -21,7 +21,8 @@ between the stages, is ``flow``):
 - ``rules``: ``Game.apply``;
 - ``cpu``: ``Table._run_cpus`` (the CPU seats' looks and their presses);
 - ``render``: the ``Renderer``'s screens, less the SPI;
-- ``spi``: ``Display.show`` and ``fill`` (window commands and pixels on SPI0).
+- ``spi``: ``Display.show``, ``show_turned`` and ``fill`` (window commands and pixels on
+  SPI0).
 
 The wrappers cost time themselves (a call through ``*args``), so the pass figures come
 from a separate run with only ``Cpu.glance`` timed (``stages=False``). Either run also
@@ -112,6 +113,7 @@ def hook(cls, names, stage):
 # wrappers above (a tuple for their arguments) cannot run: these allocate nothing.
 SPI = STAGES.index("spi")
 _show = Display.show
+_show_turned = Display.show_turned
 _fill = Display.fill
 
 
@@ -124,6 +126,12 @@ def _spi_took(start):
 def timed_show(display, x, y, w, h, buf):
     start = time.ticks_us()
     _show(display, x, y, w, h, buf)
+    _spi_took(start)
+
+
+def timed_show_turned(display, x, y, w, h, buf):
+    start = time.ticks_us()
+    _show_turned(display, x, y, w, h, buf)
     _spi_took(start)
 
 
@@ -150,6 +158,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
                    "match_result")
         hook(Renderer, screens, "render")
         Display.show = timed_show
+        Display.show_turned = timed_show_turned
         Display.fill = timed_fill
     if regions is not None:
         handheld.controller.renderer.regions_per_call = regions

@@ -24,9 +24,9 @@ def native(func):
 
 def viper(func):
     """On the device, compile to typed machine code. Viper code (``ptr8``, ``uint``) is
-    not Python, so the host, like the WebAssembly VM, cannot compile it: the module
-    fails to import and its plain twin serves."""
-    raise SyntaxError("no viper code emitter on the host")
+    not Python, so the host cannot compile it: the module fails to import with the
+    error the WebAssembly VM raises (it has no emitter), and its plain twin serves."""
+    raise SyntaxError("invalid micropython decorator")
 
 
 def schedule(func, arg):

@@ -1,10 +1,14 @@
-"""The functions of ``spit.fast``, compiled to machine code with
-``@micropython.native`` where the port has a native emitter (the RP2040's does: Thumb
-code in the .mpy). Keep the two modules line for line the same apart from the
-decorators; ``tests/test_fast.py`` checks that they agree.
+"""Which ranks fit the spit piles, and which of a player's tops fit them: the hottest
+loops of the rules and the CPU, as plain functions.
+
+``spit.fits_native`` holds the same functions for the native code emitter, and
+``spit.twins`` picks it where the port can load it; ``tests/test_fast.py`` holds the
+two line for line the same.
+
+Ranks are ``card % 13``; ``FITS[card]`` (``spit.cards``) has bit ``r`` set for the two
+ranks that go onto ``card``.
 """
 
-import micropython
 from micropython import const
 
 from spit.cards import FITS
@@ -12,7 +16,6 @@ from spit.cards import FITS
 _RANKS = const(13)
 
 
-@micropython.native
 def fitting_ranks(middle):
     """Bit ``r`` set when a card of rank ``r`` fits one of the spit piles ``middle``."""
     ranks = 0
@@ -22,7 +25,6 @@ def fitting_ranks(middle):
     return ranks
 
 
-@micropython.native
 def can_play(stock, ranks):
     """True if a top of ``stock`` (a player's slots) has a rank in the mask ``ranks``."""
     for cards in stock:  # noqa: SIM110 (any() over a generator allocates)
@@ -31,7 +33,6 @@ def can_play(stock, ranks):
     return False
 
 
-@micropython.native
 def count_fits(stock, counts, zeros, above, below):
     """``counts[r]``: how many tops of ``stock`` fit a top of rank ``r``; ``zeros`` is as
     long as ``counts``, ``above[r]`` and ``below[r]`` the ranks next to ``r``."""

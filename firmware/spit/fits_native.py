@@ -1,15 +1,10 @@
-"""The hottest loops of the rules and the CPU, as plain functions.
-
-``spit.fast_native`` holds the same functions compiled to machine code
-(``@micropython.native``). ``spit.hot`` picks that twin where the port can load it and
-these everywhere else (the WebAssembly VM has no native emitter, and the decorator is a
-SyntaxError there), so every interpreter runs the same logic; a test holds the twins to
-the same answers.
-
-Ranks are ``card % 13``; ``FITS[card]`` (``spit.cards``) has bit ``r`` set for the two
-ranks that go onto ``card``.
+"""The functions of ``spit.fits``, compiled to machine code with ``@micropython.native``
+where the port has a native emitter (the RP2040's does: Thumb code in the .mpy). Keep the
+two modules line for line the same apart from the decorators; ``tests/test_fast.py``
+checks it.
 """
 
+import micropython
 from micropython import const
 
 from spit.cards import FITS
@@ -17,6 +12,7 @@ from spit.cards import FITS
 _RANKS = const(13)
 
 
+@micropython.native
 def fitting_ranks(middle):
     """Bit ``r`` set when a card of rank ``r`` fits one of the spit piles ``middle``."""
     ranks = 0
@@ -26,6 +22,7 @@ def fitting_ranks(middle):
     return ranks
 
 
+@micropython.native
 def can_play(stock, ranks):
     """True if a top of ``stock`` (a player's slots) has a rank in the mask ``ranks``."""
     for cards in stock:  # noqa: SIM110 (any() over a generator allocates)
@@ -34,6 +31,7 @@ def can_play(stock, ranks):
     return False
 
 
+@micropython.native
 def count_fits(stock, counts, zeros, above, below):
     """``counts[r]``: how many tops of ``stock`` fit a top of rank ``r``; ``zeros`` is as
     long as ``counts``, ``above[r]`` and ``below[r]`` the ranks next to ``r``."""
