@@ -37,7 +37,7 @@ _DREQ_SPI0_TX = 16
 # Which capture backend runs: "pio" (a PIO state machine that stamps every change to
 # 96 ns whatever the CPU is doing) or "irq" (a hard interrupt per button, the fallback).
 # On the emulated RP2040 the PIO stamps were exact to 1 µs against the IRQ path's
-# 20-26 µs latency plus queueing behind other handlers (README section 8).
+# 20-26 µs latency plus queueing behind other handlers (docs/architecture.md, "Who was first").
 CAPTURE = "pio"
 
 # The display: "ili9341" or "st7789" (320x240 SPI panels); ROTATION 180 for a screen

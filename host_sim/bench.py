@@ -2,12 +2,21 @@
 
 Each ``bench_*`` module measures one area and returns a dict of figures. With
 MicroPython's UF2 and the RP2040 boot ROM at hand (``PICO_UF2``/``PICO_BOOTROM``, or
-``../shared/pico/``), the ``emu_*`` figures of the emulated Pico are added.
+``../shared/pico/``), the ``emu_*`` figures of the emulated Pico are added, and
+``emu_runs`` gives the minimum, median and maximum of the last three runs of the same
+firmware against the budgets less 15% (``bench_runs``).
 """
 
 import json
 
-from host_sim import bench_display, bench_engine, bench_input, bench_loop, bench_save
+from host_sim import (
+    bench_display,
+    bench_engine,
+    bench_input,
+    bench_loop,
+    bench_runs,
+    bench_save,
+)
 from host_sim.emu.attract import attract_figures
 from host_sim.emu.board import firmware_paths
 from host_sim.emu.figures import figures as emu_figures
@@ -29,6 +38,7 @@ def main():
         figures.update(bench_display.emu_figures())
         figures.update(attract_figures(BENCH_ATTRACT_MS))
         figures["emu_heap_low_water_attract_ms"] = BENCH_ATTRACT_MS
+        figures["emu_runs"] = bench_runs.record(figures)
     print(json.dumps(figures, indent=2, sort_keys=True))
 
 

@@ -72,7 +72,7 @@ def _offsets(steps):
 
 
 # A racing button's bounce: changes 1-40 µs apart, each open spell shorter than one
-# interrupt handler (the pin-IRQ path's limit, README section 8).
+# interrupt handler (the pin-IRQ path's limit: docs/architecture.md, "Who was first").
 SHORT_BOUNCE = st.lists(st.integers(1, 40), max_size=6).map(_offsets)
 
 

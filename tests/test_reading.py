@@ -1,4 +1,4 @@
-"""Screens that leave by themselves stay long enough to read (README, section 6).
+"""Screens that leave by themselves stay long enough to read (docs/decisions.md).
 
 The rule: at least ``MIN_SHOWN_US``, and at least the time to read every word the
 screen can show at ``WORDS_PER_S`` (a slow reader's 240 words a minute). A person who
