@@ -162,6 +162,7 @@ class Controls:
         self.slap_limit_us = DEFAULT_SLAP_LIMIT_US
         self.hand = [-1, -1]
         self.called = [False, False]
+        self.pressing = bytearray(3)  # the keys ``press_keys`` found
         self.contest = Contest()
         # The last card played onto each pile: by whom, when, and the top it covered.
         self._landed_by = [-1, -1]
@@ -258,29 +259,49 @@ class Controls:
     def presses_for(self, player, action):
         """The keys ``player`` presses to make ``action``, from their current hand, or
         None if the buttons cannot make it (with ``quick=on`` a card that fits exactly
-        one pile is played by its button, so it cannot be moved into a gap).
+        one pile is played by its button, so it cannot be moved into a gap)."""
+        n = self.press_keys(player, action)
+        return None if n < 0 else list(self.pressing[:n])
 
-        This is how the CPU seats play: through the same buttons as a person."""
+    def press_keys(self, player, action):
+        """``presses_for`` without a new list, for the CPU seats, which play through the
+        same buttons as a person: the keys go into ``pressing`` (reused by the next
+        call), and the count is returned, -1 if the buttons cannot make ``action``."""
         kind = action >> 9
-        first = (action >> 4) & 15
-        last = action & 15
         if kind == SPIT:
-            return [] if self.called[player] else [keys.SPIT]
+            self.pressing[0] = keys.SPIT
+            return 0 if self.called[player] else 1
         if kind == SLAP:
-            return [self.key_of(player, last)]
+            self.pressing[0] = self.key_of(player, action & 15)
+            return 1
+        return self._card_keys(player, kind == MOVE, (action >> 4) & 15, action & 15)
+
+    def _card_keys(self, player, moving, slot, last):
         held = self.hand[player]
-        if held == first:
-            return [last if kind == MOVE else self.key_of(player, last)]
-        presses = [held, first] if held >= 0 else [first]
-        quick = self.game.options.quick == "on"
-        fit = self._only_fit(self.game.stock_top(player, first)) if quick else -1
-        if kind == MOVE:
-            if fit >= 0:
-                return None
-            presses.append(last)
-        elif fit != last:
-            presses.append(self.key_of(player, last))
-        return presses
+        if held == slot:
+            self.pressing[0] = last if moving else self.key_of(player, last)
+            return 1
+        n = 0
+        if held >= 0:
+            self.pressing[0] = held
+            n = 1
+        self.pressing[n] = slot
+        if moving:
+            if self._quick_fit(player, slot) >= 0:
+                return -1
+            self.pressing[n + 1] = last
+            return n + 2
+        if self._quick_fit(player, slot) == last:
+            return n + 1
+        self.pressing[n + 1] = self.key_of(player, last)
+        return n + 2
+
+    def _quick_fit(self, player, slot):
+        """With ``quick=on``, the pile the card in ``slot`` alone fits (its own button
+        plays it there); else negative."""
+        if self.game.options.quick != "on":
+            return _FITS_NONE
+        return self._only_fit(self.game.stock_top(player, slot))
 
     def key_of(self, player, pile):
         """The pile button, ``L`` or ``R``, that means ``pile`` to ``player``."""
