@@ -12,11 +12,12 @@ loop recovered from, with its traceback (once for a fault that repeats: see
 import array
 import gc
 import json
-import machine
 import os
 import struct
 import sys
 import time
+
+import machine
 
 # MicroPython looks on the flash for a file named like an extensible built-in module
 # (array, json, machine, os, struct, time) at every import of one, before it takes the
