@@ -138,3 +138,33 @@ def test_doctests_pass_on_cpython(name):
     module = importlib.import_module("spit." + name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+
+
+def test_a_game_records_its_first_actions_without_allocating_on_the_vm():
+    # The history keeps the room it was made with; a list that grows allocates in the
+    # pass of a press, and .clear() would have given the room back.
+    out = run(
+        """
+import micropython
+from spit.rules import HISTORY_ROOM, Game, reserved
+from spit.options import Options
+
+
+def record(items, n):
+    micropython.heap_lock()
+    try:
+        for i in range(n):
+            items.append(i)
+        return True
+    except MemoryError:
+        return False
+    finally:
+        micropython.heap_unlock()
+
+
+game = Game(7, Options())
+print(len(game.history), record(game.history, HISTORY_ROOM), record(game.history, 1))
+print(record([], 5), record(reserved(3), 3))
+"""
+    )
+    assert out.split() == ["0", "True", "False", "False", "True"]

@@ -31,6 +31,7 @@ from micropython import const
 from spit import keys
 from spit.cards import adjacent
 from spit.rules import (
+    HISTORY_ROOM,
     MOVE,
     NO_CARD,
     NO_FIT,
@@ -43,6 +44,7 @@ from spit.rules import (
     IllegalActionError,
     move,
     play,
+    reserved,
     slap,
 )
 from spit.ticks import ticks_add, ticks_diff
@@ -182,7 +184,7 @@ class Controls:
         self.counting = False
         self._opening_at = 0
         # The press time of each applied action, beside ``game.history``.
-        self.times = []
+        self.times = reserved(HISTORY_ROOM)
         # Counts the events told: the play screen has nothing new to show while it
         # stays the same.
         self.changes = 0

@@ -155,6 +155,20 @@ def _deal_plan(sizes):
     return plan
 
 
+
+# Actions a game records before its history first grows: more than nine games in ten
+# take. A list that grows mid-round allocates in the pass of a press.
+HISTORY_ROOM = const(512)
+
+
+def reserved(n):
+    """An empty list with room for ``n`` items: appending up to ``n`` allocates nothing.
+    MicroPython keeps a list's room when its items are deleted (``clear()`` would give it
+    back); tests/test_rules_vm.py holds the VM to it."""
+    items = [0] * n
+    del items[:]
+    return items
+
 class Game:
     """One game of Spit, from the deal to a player out of cards.
 
@@ -187,7 +201,7 @@ class Game:
         self.slaps = 0
         self.last_round = None
         self._outcome = None
-        self.history = []
+        self.history = reserved(HISTORY_ROOM)
         self.deals_later = False
         self._hands = ([], [])  # each player's cards gathered when a round ends
         self._ending = None  # how the round ended, until ``shuffle()`` scores it
