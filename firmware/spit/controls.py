@@ -514,9 +514,10 @@ class Controls:
                 self._tell(REFUSED, player, refusal.reason)
 
     def _spit(self, t):
-        spitters = len(self.game.spitters())
+        pack = self.game.pack
+        packed = len(pack[0]) + len(pack[1])
         self._apply(SPIT_ACTION, t)
-        self._tell(SPAT, -1, spitters)
+        self._tell(SPAT, -1, packed - len(pack[0]) - len(pack[1]))  # the cards that went down
 
     def _apply(self, action, t):
         """Apply an action (raising, with nothing changed, if it is refused) and keep

@@ -155,7 +155,6 @@ def _deal_plan(sizes):
     return plan
 
 
-
 # Actions a game records before its history first grows: more than nine games in ten
 # take. A list that grows mid-round allocates in the pass of a press.
 HISTORY_ROOM = const(512)
@@ -168,6 +167,7 @@ def reserved(n):
     items = [0] * n
     del items[:]
     return items
+
 
 class Game:
     """One game of Spit, from the deal to a player out of cards.
@@ -713,6 +713,7 @@ class Game:
             pack.reverse()
             self.pack[player] = pack
         two = self.options.middle == "two" and self.pack[0] and self.pack[1]
-        self.middle = [[], []] if two else [[]]
+        # Room for the whole deck: a spit pile that grew would allocate in a play's pass.
+        self.middle = [reserved(DECK_SIZE), reserved(DECK_SIZE)] if two else [reserved(DECK_SIZE)]
         self.cleared = -1
         self.phase = PHASE_READY
