@@ -41,7 +41,6 @@ from spit.rules import (
     SLAP,
     SPIT,
     SPIT_ACTION,
-    IllegalActionError,
     move,
     play,
     reserved,
@@ -238,15 +237,17 @@ class Controls:
         """The pile a press would put a card onto now, or a negative number."""
         player = keys.player_of(button)
         key = keys.key_of(button)
-        held = self.hand[player]
         if key == keys.LEFT or key == keys.RIGHT:
-            return self.pile_of(player, key) if held >= 0 else -1
-        game = self.game
-        if key >= game.slots or key == held or game.options.quick != "on":
+            return self.pile_of(player, key) if self.hand[player] >= 0 else -1
+        return self._card_landing(player, key)
+
+    def _card_landing(self, player, slot):
+        held = self.hand[player]
+        if slot >= self.game.slots or slot == held or self.game.options.quick != "on":
             return -1
-        if held >= 0 and game.is_legal(move(player, held, key)):
-            return -1
-        card = game.stock_top(player, key)
+        if held >= 0 and self.game.is_legal(move(player, held, slot)):
+            return -1  # the press moves the held card there
+        card = self.game.stock_top(player, slot)
         return self._only_fit(card) if card >= 0 else -1
 
     def _follows_quick_play(self, quick_at, t):
@@ -471,11 +472,11 @@ class Controls:
         return True
 
     def _slap(self, player, pile):
-        try:
-            self._apply(slap(player, pile), self._t)
-        except IllegalActionError as refusal:
-            self._tell(REFUSED, player, refusal.reason)
+        reason = self.game.refusal(slap(player, pile))
+        if reason is not None:
+            self._tell(REFUSED, player, reason)
             return
+        self._apply(slap(player, pile), self._t)
         self._slapper = player
         self._slapped_at = self._t
         self.contest.clear()
@@ -508,16 +509,20 @@ class Controls:
                 self._opening_at = ticks_add(t, self.countdown_us)
                 return
             called[0] = called[1] = False
-            try:
+            reason = self.game.refusal(SPIT_ACTION)
+            if reason is None:
                 self._spit(t)
-            except IllegalActionError as refusal:
-                self._tell(REFUSED, player, refusal.reason)
+            else:
+                self._tell(REFUSED, player, reason)
 
     def _spit(self, t):
-        pack = self.game.pack
-        packed = len(pack[0]) + len(pack[1])
+        packed = self._packed()
         self._apply(SPIT_ACTION, t)
-        self._tell(SPAT, -1, packed - len(pack[0]) - len(pack[1]))  # the cards that went down
+        self._tell(SPAT, -1, packed - self._packed())  # the cards that went down
+
+    def _packed(self):
+        pack = self.game.pack
+        return len(pack[0]) + len(pack[1])
 
     def _apply(self, action, t):
         """Apply an action (raising, with nothing changed, if it is refused) and keep
