@@ -127,23 +127,7 @@ def _attempt(rng):
             order.append(BEN)
         words = []
         for player in order:
-            # No slot may empty while the player still has hidden cards at a spit: an
-            # empty slot would let them dig, and they would not be stuck.
-            last_burst = 2 if player == BEN else 3
-            choices = []
-            for slot in range(5):
-                left = height[player][slot]
-                if left == 0 or (left == 1 and number < last_burst):
-                    continue
-                card = ("stock", player, slot, left - 1)
-                for pile in (0, 1):
-                    if card in ranks:
-                        if _fits(ranks[card], tops[pile]):
-                            choices.append((slot, pile, ranks[card]))
-                        continue
-                    for rank in ((tops[pile] + 1) % 13, (tops[pile] - 1) % 13):
-                        if used[rank] < 4 and rank not in barred.get(card, ()):
-                            choices.append((slot, pile, rank))
+            choices = _choices(player, number, height, ranks, tops, used, barred)
             if not choices:
                 return None
             slot, pile, rank = rng.choice(choices)
@@ -156,15 +140,8 @@ def _attempt(rng):
             tops[pile] = rank
             words.append(f"{player + 1}c{slot + 1}{'ab'[pile]}")
         bursts.append(" ".join(words))
-        if number < 3:
-            near = {(top + step) % 13 for top in tops for step in (1, -1)}
-            for player in (ALICE, BEN):
-                for slot in range(5):
-                    if height[player][slot]:
-                        card = ("stock", player, slot, height[player][slot] - 1)
-                        if card in ranks and ranks[card] in near:
-                            return None
-                        barred.setdefault(card, set()).update(near)
+        if number < 3 and not _bar_near_tops(tops, height, ranks, barred):
+            return None
     if sorted(piles) != [14, 19]:
         return None
     for card in sorted(barred, key=lambda card: -len(barred[card])):
@@ -175,6 +152,42 @@ def _attempt(rng):
             ranks[card] = rng.choice(free)
             used[ranks[card]] += 1
     return ranks, used, tuple(bursts)
+
+
+def _choices(player, number, height, ranks, tops, used, barred):
+    """The plays open to ``player`` in burst ``number``, as (slot, pile, rank)."""
+    # No slot may empty while the player still has hidden cards at a spit: an empty slot
+    # would let them dig, and they would not be stuck.
+    last_burst = 2 if player == BEN else 3
+    choices = []
+    for slot in range(5):
+        left = height[player][slot]
+        if left == 0 or (left == 1 and number < last_burst):
+            continue
+        card = ("stock", player, slot, left - 1)
+        for pile in (0, 1):
+            if card in ranks:
+                if _fits(ranks[card], tops[pile]):
+                    choices.append((slot, pile, ranks[card]))
+                continue
+            for rank in ((tops[pile] + 1) % 13, (tops[pile] - 1) % 13):
+                if used[rank] < 4 and rank not in barred.get(card, ()):
+                    choices.append((slot, pile, rank))
+    return choices
+
+
+def _bar_near_tops(tops, height, ranks, barred):
+    """At a spit, every face-up card must fit neither top: bar those ranks from them.
+    False at a dead end (a card already given such a rank)."""
+    near = {(top + step) % 13 for top in tops for step in (1, -1)}
+    for player in (ALICE, BEN):
+        for slot in range(5):
+            if height[player][slot]:
+                card = ("stock", player, slot, height[player][slot] - 1)
+                if card in ranks and ranks[card] in near:
+                    return False
+                barred.setdefault(card, set()).update(near)
+    return True
 
 
 def build(seed):
