@@ -31,7 +31,6 @@ from micropython import const
 from spit import keys
 from spit.cards import adjacent
 from spit.rules import (
-    HISTORY_ROOM,
     MOVE,
     NO_CARD,
     NO_FIT,
@@ -43,7 +42,6 @@ from spit.rules import (
     SPIT_ACTION,
     move,
     play,
-    reserved,
     slap,
 )
 from spit.ticks import ticks_add, ticks_diff
@@ -183,7 +181,7 @@ class Controls:
         self.counting = False
         self._opening_at = 0
         # The press time of each applied action, beside ``game.history``.
-        self.times = reserved(HISTORY_ROOM)
+        self.times = []
         # Counts the events told: the play screen has nothing new to show while it
         # stays the same.
         self.changes = 0

@@ -155,11 +155,6 @@ def _deal_plan(sizes):
     return plan
 
 
-# Actions a game records before its history first grows: more than nine games in ten
-# take. A list that grows mid-round allocates in the pass of a press.
-HISTORY_ROOM = const(512)
-
-
 def reserved(n):
     """An empty list with room for ``n`` items: appending up to ``n`` allocates nothing.
     MicroPython keeps a list's room when its items are deleted (``clear()`` would give it
@@ -201,7 +196,7 @@ class Game:
         self.slaps = 0
         self.last_round = None
         self._outcome = None
-        self.history = reserved(HISTORY_ROOM)
+        self.history = []
         self.deals_later = False
         self._hands = ([], [])  # each player's cards gathered when a round ends
         self._ending = None  # how the round ended, until ``shuffle()`` scores it
