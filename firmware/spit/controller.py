@@ -130,21 +130,7 @@ _BINS = const(10)
 _BIN_US = const(10)
 
 
-# With no one to tell, calls go to these: each takes its arguments by name, as ``*args``
-# would build a tuple at every call, and the listener hears every press.
-def _silent(name, now):
-    pass
-
-
-def _no_break():
-    pass
-
-
-def _unheard(event, player, detail):
-    pass
-
-
-def _no_game_over(game, match):
+def _nothing(*args):
     pass
 
 
@@ -169,10 +155,10 @@ class Controller:
         self.arbiter = Arbiter(tie_us=saved.tie_us)
         self.pace = pace or Pace()
         self.renderer = renderer
-        self.sound = sound or _silent
-        self.on_break = on_break or _no_break
-        self.listener = listener or _unheard
-        self.on_game_over = on_game_over or _no_game_over
+        self.sound = sound or _nothing
+        self.on_break = on_break or _nothing
+        self.listener = listener or _nothing
+        self.on_game_over = on_game_over or _nothing
         self._seeds = derive(seed, _MATCH_SALT)
         self.seed = seed  # the next match's: the first is ``seed`` itself
         self.mode = TITLE

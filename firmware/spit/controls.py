@@ -40,6 +40,7 @@ from spit.rules import (
     SLAP,
     SPIT,
     SPIT_ACTION,
+    IllegalActionError,
     move,
     play,
     slap,
@@ -161,7 +162,6 @@ class Controls:
         self.slap_limit_us = DEFAULT_SLAP_LIMIT_US
         self.hand = [-1, -1]
         self.called = [False, False]
-        self.pressing = bytearray(3)  # the keys ``press_keys`` found
         self.contest = Contest()
         # The last card played onto each pile: by whom, when, and the top it covered.
         self._landed_by = [-1, -1]
@@ -235,17 +235,15 @@ class Controls:
         """The pile a press would put a card onto now, or a negative number."""
         player = keys.player_of(button)
         key = keys.key_of(button)
-        if key == keys.LEFT or key == keys.RIGHT:
-            return self.pile_of(player, key) if self.hand[player] >= 0 else -1
-        return self._card_landing(player, key)
-
-    def _card_landing(self, player, slot):
         held = self.hand[player]
-        if slot >= self.game.slots or slot == held or self.game.options.quick != "on":
+        if key == keys.LEFT or key == keys.RIGHT:
+            return self.pile_of(player, key) if held >= 0 else -1
+        game = self.game
+        if key >= game.slots or key == held or game.options.quick != "on":
             return -1
-        if held >= 0 and self.game.is_legal(move(player, held, slot)):
-            return -1  # the press moves the held card there
-        card = self.game.stock_top(player, slot)
+        if held >= 0 and game.is_legal(move(player, held, key)):
+            return -1
+        card = game.stock_top(player, key)
         return self._only_fit(card) if card >= 0 else -1
 
     def _follows_quick_play(self, quick_at, t):
@@ -260,49 +258,29 @@ class Controls:
     def presses_for(self, player, action):
         """The keys ``player`` presses to make ``action``, from their current hand, or
         None if the buttons cannot make it (with ``quick=on`` a card that fits exactly
-        one pile is played by its button, so it cannot be moved into a gap)."""
-        n = self.press_keys(player, action)
-        return None if n < 0 else list(self.pressing[:n])
+        one pile is played by its button, so it cannot be moved into a gap).
 
-    def press_keys(self, player, action):
-        """``presses_for`` without a new list, for the CPU seats, which play through the
-        same buttons as a person: the keys go into ``pressing`` (reused by the next
-        call), and the count is returned, -1 if the buttons cannot make ``action``."""
+        This is how the CPU seats play: through the same buttons as a person."""
         kind = action >> 9
+        first = (action >> 4) & 15
+        last = action & 15
         if kind == SPIT:
-            self.pressing[0] = keys.SPIT
-            return 0 if self.called[player] else 1
+            return [] if self.called[player] else [keys.SPIT]
         if kind == SLAP:
-            self.pressing[0] = self.key_of(player, action & 15)
-            return 1
-        return self._card_keys(player, kind == MOVE, (action >> 4) & 15, action & 15)
-
-    def _card_keys(self, player, moving, slot, last):
+            return [self.key_of(player, last)]
         held = self.hand[player]
-        if held == slot:
-            self.pressing[0] = last if moving else self.key_of(player, last)
-            return 1
-        n = 0
-        if held >= 0:
-            self.pressing[0] = held
-            n = 1
-        self.pressing[n] = slot
-        if moving:
-            if self._quick_fit(player, slot) >= 0:
-                return -1
-            self.pressing[n + 1] = last
-            return n + 2
-        if self._quick_fit(player, slot) == last:
-            return n + 1
-        self.pressing[n + 1] = self.key_of(player, last)
-        return n + 2
-
-    def _quick_fit(self, player, slot):
-        """With ``quick=on``, the pile the card in ``slot`` alone fits (its own button
-        plays it there); else negative."""
-        if self.game.options.quick != "on":
-            return _FITS_NONE
-        return self._only_fit(self.game.stock_top(player, slot))
+        if held == first:
+            return [last if kind == MOVE else self.key_of(player, last)]
+        presses = [held, first] if held >= 0 else [first]
+        quick = self.game.options.quick == "on"
+        fit = self._only_fit(self.game.stock_top(player, first)) if quick else -1
+        if kind == MOVE:
+            if fit >= 0:
+                return None
+            presses.append(last)
+        elif fit != last:
+            presses.append(self.key_of(player, last))
+        return presses
 
     def key_of(self, player, pile):
         """The pile button, ``L`` or ``R``, that means ``pile`` to ``player``."""
@@ -470,11 +448,11 @@ class Controls:
         return True
 
     def _slap(self, player, pile):
-        reason = self.game.refusal(slap(player, pile))
-        if reason is not None:
-            self._tell(REFUSED, player, reason)
+        try:
+            self._apply(slap(player, pile), self._t)
+        except IllegalActionError as refusal:
+            self._tell(REFUSED, player, refusal.reason)
             return
-        self._apply(slap(player, pile), self._t)
         self._slapper = player
         self._slapped_at = self._t
         self.contest.clear()
@@ -507,20 +485,15 @@ class Controls:
                 self._opening_at = ticks_add(t, self.countdown_us)
                 return
             called[0] = called[1] = False
-            reason = self.game.refusal(SPIT_ACTION)
-            if reason is None:
+            try:
                 self._spit(t)
-            else:
-                self._tell(REFUSED, player, reason)
+            except IllegalActionError as refusal:
+                self._tell(REFUSED, player, refusal.reason)
 
     def _spit(self, t):
-        packed = self._packed()
+        spitters = len(self.game.spitters())
         self._apply(SPIT_ACTION, t)
-        self._tell(SPAT, -1, packed - self._packed())  # the cards that went down
-
-    def _packed(self):
-        pack = self.game.pack
-        return len(pack[0]) + len(pack[1])
+        self._tell(SPAT, -1, spitters)
 
     def _apply(self, action, t):
         """Apply an action (raising, with nothing changed, if it is refused) and keep

@@ -155,15 +155,6 @@ def _deal_plan(sizes):
     return plan
 
 
-def reserved(n):
-    """An empty list with room for ``n`` items: appending up to ``n`` allocates nothing.
-    MicroPython keeps a list's room when its items are deleted (``clear()`` would give it
-    back); tests/test_rules_vm.py holds the VM to it."""
-    items = [0] * n
-    del items[:]
-    return items
-
-
 class Game:
     """One game of Spit, from the deal to a player out of cards.
 
@@ -383,51 +374,36 @@ class Game:
     def check(self, action):
         """Raise ``InvalidActionError`` or ``IllegalActionError`` unless the action is
         allowed now. Changes nothing."""
-        reason = self.refusal(action)
-        if reason is not None:
-            raise IllegalActionError(reason)
-
-    def refusal(self, action):
-        """Why ``action`` is refused now, as the player is told, or None if it is allowed;
-        ``InvalidActionError`` if it is malformed. Changes nothing, and a refusal raises
-        nothing: the device tells it without making an exception."""
         kind = action >> 9
+        player = (action >> 8) & 1
+        first = (action >> 4) & 15
+        last = action & 15
         if kind == PLAY:
-            return self.play_refusal(action)
-        if kind == MOVE:
-            return self._move_refusal((action >> 8) & 1, (action >> 4) & 15, action & 15)
-        if kind == SPIT:
+            reason = self.play_refusal(action)
+            if reason is not None:
+                raise IllegalActionError(reason)
+        elif kind == MOVE:
+            self._check_slot(first)
+            self._check_slot(last)
+            self._require(self.phase == PHASE_PLAY, NOT_NOW)
+            card = self.stock_top(player, first)
+            self._require(card >= 0, NO_CARD)
+            self._require(first != last, SAME_SLOT)
+            self._require(self._can_land(player, card, last), SLOT_TAKEN)
+        elif kind == SPIT:
             if action != SPIT_ACTION:
                 raise InvalidActionError("malformed spit %d" % action)
-            if self.phase != PHASE_READY and self.phase != PHASE_PLAY:
-                return NOT_NOW
-            return None if self.pack[0] or self.pack[1] else NOTHING_TO_SPIT
-        if kind == SLAP:
-            return self._slap_refusal(action)
-        raise InvalidActionError("unknown action %d" % action)
-
-    def _move_refusal(self, player, first, last):
-        self._check_slot(first)
-        self._check_slot(last)
-        if self.phase != PHASE_PLAY:
-            return NOT_NOW
-        card = self.stock_top(player, first)
-        if card < 0:
-            return NO_CARD
-        if first == last:
-            return SAME_SLOT
-        return None if self._can_land(player, card, last) else SLOT_TAKEN
-
-    def _slap_refusal(self, action):
-        last = action & 15
-        self._check_pile_number(last)
-        if (action >> 4) & 15:
-            raise InvalidActionError("malformed slap %d" % action)
-        if self.phase != PHASE_SLAP:
-            return NOT_NOW
-        if last >= len(self.middle):
-            return NO_PILE
-        return None if self.may_slap((action >> 8) & 1) else WINNER_PICKS
+            self._require(self.phase in (PHASE_READY, PHASE_PLAY), NOT_NOW)
+            self._require(self.pack[0] or self.pack[1], NOTHING_TO_SPIT)
+        elif kind == SLAP:
+            self._check_pile_number(last)
+            if first:
+                raise InvalidActionError("malformed slap %d" % action)
+            self._require(self.phase == PHASE_SLAP, NOT_NOW)
+            self._require(last < len(self.middle), NO_PILE)
+            self._require(self.may_slap(player), WINNER_PICKS)
+        else:
+            raise InvalidActionError("unknown action %d" % action)
 
     def play_refusal(self, action):
         """Why a play is refused now, as the player is told, or None if it is allowed;
@@ -454,9 +430,10 @@ class Game:
 
     def is_legal(self, action):
         try:
-            return self.refusal(action) is None
-        except InvalidActionError:
+            self.check(action)
+        except (InvalidActionError, IllegalActionError):
             return False
+        return True
 
     def legal_actions(self):
         """Every action allowed now, for both players, in a fixed order."""
@@ -722,7 +699,6 @@ class Game:
             pack.reverse()
             self.pack[player] = pack
         two = self.options.middle == "two" and self.pack[0] and self.pack[1]
-        # Room for the whole deck: a spit pile that grew would allocate in a play's pass.
-        self.middle = [reserved(DECK_SIZE), reserved(DECK_SIZE)] if two else [reserved(DECK_SIZE)]
+        self.middle = [[], []] if two else [[]]
         self.cleared = -1
         self.phase = PHASE_READY

@@ -161,19 +161,8 @@ class Table:
 
     def _press(self, seat, action, now):
         """Press the buttons that make ``action`` for ``seat``, all at ``now``."""
-        # At most three keys, written out: a loop would take the frame past the
-        # stack's (tests/test_frames.py).
-        n = self.controls.press_keys(seat, action)
-        if n > 0:
-            self._add(seat, 0, now)
-        if n > 1:
-            self._add(seat, 1, now)
-        if n > 2:
-            self._add(seat, 2, now)
-
-    def _add(self, seat, i, now):
-        """The ``i``-th key ``Controls.press_keys`` found, pressed by ``seat`` at ``now``."""
-        self.arbiter.add(button_id(seat, self.controls.pressing[i]), now)
+        for key in self.controls.presses_for(seat, action) or ():
+            self.arbiter.add(button_id(seat, key), now)
 
     def _wants_look(self, cpu):
         """Whether ``cpu`` has a look to go on with, or the table changed since its last."""
