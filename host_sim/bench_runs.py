@@ -12,6 +12,8 @@ import json
 import os
 import statistics
 
+from host_sim.emu.fs_image import firmware_sources
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(REPO, "firmware")
 HISTORY = os.path.join(REPO, "build", "bench", "runs.jsonl")
@@ -32,14 +34,10 @@ MARGINS = {
 def firmware_digest(folder=FIRMWARE):
     """SHA-256 over the firmware's source files, paths and contents, the first 12 digits."""
     digest = hashlib.sha256()
-    for base, dirs, names in sorted(os.walk(folder)):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(names):
-            if name.endswith((".py", ".json")):
-                path = os.path.join(base, name)
-                digest.update(os.path.relpath(path, folder).encode() + b"\0")
-                with open(path, "rb") as source:
-                    digest.update(source.read() + b"\0")
+    for source in firmware_sources(folder):
+        digest.update(source.encode() + b"\0")
+        with open(os.path.join(folder, source), "rb") as text:
+            digest.update(text.read() + b"\0")
     return digest.hexdigest()[:12]
 
 

@@ -31,14 +31,14 @@ _BLOCK_CYCLES = 100
 _SOURCE_ONLY = ("main.py",)
 
 
-def firmware_sources():
-    """Firmware ``.py`` files as paths relative to ``firmware/``, sorted."""
+def firmware_sources(root=FIRMWARE):
+    """Firmware ``.py`` files as paths relative to ``root`` (``firmware/``), sorted."""
     found = []
-    for folder, dirs, names in os.walk(FIRMWARE):
+    for folder, dirs, names in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(names):
             if name.endswith(".py"):
-                found.append(os.path.relpath(os.path.join(folder, name), FIRMWARE))
+                found.append(os.path.relpath(os.path.join(folder, name), root))
     return found
 
 
