@@ -35,6 +35,11 @@ the saved data changed, a finished game's transcript, and the garbage collection
 ``breaks`` how many there were. ``play_pass_max_us`` is the slowest pass that began and
 ended in play (``worst_play_pass`` its stages), and ``play_pass_median_us`` their median.
 
+Either run also keeps the twelve slowest passes, breaks apart (``slowest``: each pass's
+number and time, the mode and phase it began in, and whether the screen had work left, an
+answer was due, work that could not wait ran, and the pass allocated), read without calling
+into the firmware between passes, so that they name the passes to look at.
+
 ``press_to_commit(pico)`` plays player 1 against the CPU on the chip's own clock: the
 emulator presses SPIT on the ready screen, then card and pile buttons through the first
 seconds of play, and the board notes when ``Controls.press`` receives each press.
@@ -53,6 +58,7 @@ _LEVEL = "lightning"
 _ROUNDS = 1
 _TAIL_PASSES = 150
 _MAX_PASSES = 1_500
+_SLOW_KEPT = 12  # the slowest passes reported, with what each was
 
 _PROGRAM = """
 import gc, time
@@ -60,6 +66,8 @@ from array import array
 
 # First, while the heap is empty: once the firmware is loaded it has no 3 KB in one piece.
 PLAY_TIMES = array("H", bytes(2 * %(max_passes)d))
+# The slowest passes: their time, then what they were (``what``).
+SLOWEST = array("I", bytes(8 * %(slow_kept)d))
 
 from device import boot
 from drivers.debounce import Debouncer
@@ -102,6 +110,31 @@ def timed_glance(fn):
         looks[1] += 1
         return result
     return glance
+
+
+# What a pass is about to run, as one int: the mode, the game's phase, whether the
+# countdown runs or the round result is read, a screen left busy, an answer due.
+def what(handheld):
+    controller = handheld.controller
+    code = controller.mode << 8
+    session = controller.session
+    if session is not None:
+        code |= session.table.game.phase << 4
+        code |= (1 if session.table.controls.counting else 0) << 2
+        code |= (1 if controller._reading else 0) << 3
+    code |= (1 if controller.renderer.busy else 0) << 12
+    return code | (1 if controller._answer else 0) << 13
+
+
+# ``took`` among the slowest passes kept, in place of the quickest of them.
+def keep_slow(took, code):
+    quickest = 0
+    for i in range(1, len(SLOWEST) // 2):
+        if SLOWEST[2 * i] < SLOWEST[2 * quickest]:
+            quickest = i
+    if took > SLOWEST[2 * quickest]:
+        SLOWEST[2 * quickest] = took
+        SLOWEST[2 * quickest + 1] = code
 
 
 def hook(cls, names, stage):
@@ -195,11 +228,13 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         breaks_before = breaks_run[0]
         for i in range(len(STAGES)):
             spent[i] = 0
+        doing = what(handheld)
         before = gc.mem_alloc()
         start = time.ticks_us()
         handheld.run_pass(now)
         took = time.ticks_diff(time.ticks_us(), start)
         after = gc.mem_alloc()
+        doing |= (1 if handheld.pace.carried else 0) << 14 | (1 if after != before else 0) << 15
         now = time.ticks_add(now, took + skip_us)
         passes += 1
         spent[0] += took
@@ -207,6 +242,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
             breaks += 1
             break_us = max(break_us, took)
             continue
+        keep_slow(took, doing | (passes - 1) << 16)
         for i in range(len(STAGES)):
             total[i] += spent[i]
             stage_max[i] = max(stage_max[i], spent[i])
@@ -236,6 +272,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         "play_alloc_bytes": play_alloc, "errors": handheld.errors,
         "last_error": repr(handheld.last_error),
         "history": len(session.table.game.history) if session is not None else -1,
+        "slowest": list(SLOWEST),
     }))
 """
 
@@ -317,10 +354,41 @@ def press_to_commit(pico, level=_LEVEL):
     return found
 
 
+def slowest(kept):
+    """The slowest passes the board kept (``SLOWEST``), slowest first, each as a dict: its
+    number, its time, the mode and the game's phase it began in (``mode``, ``phase``), and
+    flags: ``counting`` and ``reading`` (the countdown, the round result), ``busy`` (the
+    screen had something left from its last call), ``answer`` (a new screen's first call
+    was due), ``carried`` (work that could not wait ran in it), ``allocated``."""
+    passes = []
+    for took, code in zip(kept[0::2], kept[1::2], strict=True):
+        if took:
+            passes.append(
+                {
+                    "pass": code >> 16,
+                    "us": took,
+                    "mode": code >> 8 & 15,
+                    "phase": code >> 4 & 15,
+                    "counting": code >> 2 & 1,
+                    "reading": code >> 3 & 1,
+                    "busy": code >> 12 & 1,
+                    "answer": code >> 13 & 1,
+                    "carried": code >> 14 & 1,
+                    "allocated": code >> 15 & 1,
+                }
+            )
+    return sorted(passes, key=lambda kept_pass: -kept_pass["us"])
+
+
 def profile_files():
     """The firmware as .mpy, without ``main.py``, so that the loop does not start at boot
     and ``device.boot()`` can be imported, with the two runs above as modules."""
-    program = _PROGRAM % {"stages": STAGES, "tail": _TAIL_PASSES, "max_passes": _MAX_PASSES}
+    program = _PROGRAM % {
+        "stages": STAGES,
+        "tail": _TAIL_PASSES,
+        "max_passes": _MAX_PASSES,
+        "slow_kept": _SLOW_KEPT,
+    }
     extra = {"loop_run.mpy": compiled("loop_run", program)}
     extra["press_run.mpy"] = compiled("press_run", _PRESSES)
     return board_files(main=False, extra=extra)
@@ -346,6 +414,7 @@ def profile_pass(pico, stages, level=_LEVEL, rounds=_ROUNDS, max_passes=_MAX_PAS
     report["worst_pass"] = dict(zip(STAGES, report.pop("worst"), strict=True))
     report["worst_play_pass"] = dict(zip(STAGES, report.pop("worst_play"), strict=True))
     report["stage_max_us"] = dict(zip(STAGES, report.pop("stage_max"), strict=True))
+    report["slowest"] = slowest(report["slowest"])
     return report
 
 
