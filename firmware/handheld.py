@@ -144,6 +144,7 @@ class Handheld:
         self.pace.begin()
         if self._tone is not None:
             self._start_tone()
+            self.pace.spend()  # about as long as a region: the pass carries nothing that can wait
         debouncer = self.debouncer
         debouncer.update(now)
         # A button down since power-on counts only once it has been released.

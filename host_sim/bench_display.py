@@ -73,12 +73,14 @@ def measure(seed, level):
     controls = Controls(game)
     race = Race(game, (Cpu(0, level, seed), Cpu(1, level, seed)))
     renderer.play(game, controls)
+    drawn_round = game.round
     sizes = []
     windows = []
     total_us = 0
     while race.step():
         done = len(game.history)
-        played = done and game.history[-1] >> 9 == PLAY and game.round == renderer._round
+        played = done and game.history[-1] >> 9 == PLAY and game.round == drawn_round
+        drawn_round = game.round
         sent = display.bytes_sent
         windows_before = bus.windows
         start = time.ticks_us()

@@ -20,6 +20,7 @@ from spit.controller import (
     TITLE,
     TITLE_US,
 )
+from spit.pace import TAKE
 from spit.rules import (
     MOVE,
     PHASE_OVER,
@@ -37,21 +38,27 @@ P2_SPIT = keys.button_id(1, keys.SPIT)
 
 
 class Screen:
-    """A renderer that remembers what it was last asked to show."""
+    """A renderer that remembers what it was last asked to show, and the pass's share
+    of it (``spit.pace``)."""
 
     def __init__(self):
         self.name = None
         self.args = ()
+        self.share = None
         self.invalidated = 0
         self.busy = False  # draws each screen whole
 
     def invalidate(self):
         self.invalidated += 1
 
+    def step(self, share):
+        return False  # nothing drawn without its values: the screen is called
+
     def __getattr__(self, name):
         def draw(*args):
             self.name = name
-            self.args = args
+            self.args = args[:-1]
+            self.share = args[-1]
 
         return draw
 
@@ -608,14 +615,9 @@ def test_passes_leave_a_drawn_play_screen_alone_until_something_happens():
 class TakingScreen(Screen):
     """A ``Screen`` that tells its calls that draw from those that only take values."""
 
-    def __init__(self):
-        super().__init__()
-        self.taking = False
-        self.answering = False
-
     def __getattr__(self, name):
         def draw(*args):
-            if not self.taking:
+            if args[-1] != TAKE:
                 self.name = name
 
         return draw
@@ -648,16 +650,16 @@ def _passes_in_a_match(screen_busy):
 
 
 def test_in_a_game_what_the_screen_left_is_drawn_in_passes_of_its_own():
-    from spit.controller import _DRAWN_ALONE_MAX
+    from spit.pace import ALONE_MAX
 
     answer, *passes = _passes_in_a_match(screen_busy=True)
     assert answer == (True, False), "the new match's first call is its pass's work"
     assert (True, True) not in passes, "then a pass draws or moves the game, not both"
-    assert passes.count((True, False)) >= len(passes) * _DRAWN_ALONE_MAX // (_DRAWN_ALONE_MAX + 1)
+    assert passes.count((True, False)) >= len(passes) * ALONE_MAX // (ALONE_MAX + 1)
     run = 0  # passes in a row that only drew
     for drew, _ in passes:
         run = run + 1 if drew else 0
-        assert run <= _DRAWN_ALONE_MAX, "the game moves at least every few passes"
+        assert run <= ALONE_MAX, "the game moves at least every few passes"
     quiet = _passes_in_a_match(screen_busy=False)[1:]
     assert quiet.count((True, True)) >= 9 and (True, False) not in quiet, (
         "a screen with nothing left: the game's passes call it, and no pass draws alone"

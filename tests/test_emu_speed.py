@@ -141,7 +141,7 @@ def test_the_pico_shuffles_in_viper_faster(pico):
 
 _INK_CHECK = """
 import framebuf, gc, hashlib, time
-from spit import big_text, render, twins
+from spit import big_text, pen, twins
 from spit.controls import Controls
 from spit.render import Renderer
 from spit.rules import Game
@@ -199,12 +199,12 @@ def static_screens():
 print(twins.ink is not None, twins.glyph_row_shape is not big_text.glyph_row_shape)
 viper = frames()
 viper_static = static_screens()
-render.ink = None
-render.glyph_row_shape = big_text.glyph_row_shape
+pen.ink = None
+pen.glyph_row_shape = big_text.glyph_row_shape
 plain = frames()
 plain_static = static_screens()
-render.ink = twins.ink
-render.glyph_row_shape = twins.glyph_row_shape
+pen.ink = twins.ink
+pen.glyph_row_shape = twins.glyph_row_shape
 print(viper[0] == plain[0] and viper_static == plain_static, plain[1], viper[1])
 """
 

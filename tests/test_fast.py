@@ -17,7 +17,7 @@ import pytest
 import spit.rng
 import twin_cases
 from positions import position
-from spit import big_text, fits, fits_native, ink, render, twins
+from spit import big_text, fits, fits_native, ink, pen, twins
 from spit.cards import FITS, RANK_COUNT, adjacent
 from spit.controls import Controls
 from spit.render import Renderer
@@ -222,7 +222,7 @@ def _ink(twin):
 @pytest.mark.parametrize("twin", ["plain", "viper"])
 def test_the_ink_twins_paint_what_framebuf_blits(monkeypatch, twin):
     blitted = _every_screen(Renderer(Screen(), framebuf))
-    monkeypatch.setattr(render, "ink", _ink(twin))
+    monkeypatch.setattr(pen, "ink", _ink(twin))
     assert _every_screen(Renderer(Screen(), framebuf)) == blitted
 
 
@@ -257,7 +257,7 @@ def test_the_viper_ink_a_region_a_call_ends_on_the_screen_drawn_at_once(monkeypa
     controls.hand[1] = 2  # the 7S in hand
     at_once = Renderer(Screen(), framebuf)
     at_once.play(game, controls)
-    monkeypatch.setattr(render, "ink", _viper_ink())
+    monkeypatch.setattr(pen, "ink", _viper_ink())
     spread = Renderer(Screen(), framebuf)
     spread.regions_per_call = 1
     spread.play(game, controls)

@@ -80,6 +80,26 @@ def test_a_tone_starts_at_the_next_pass_timed_from_when_it_was_asked_for():
     assert handheld.buzzer.playing is None and pwm.sounding() == 0
 
 
+def test_the_pass_that_starts_a_tone_carries_nothing_that_can_wait():
+    from drivers.buzzer import Buzzer
+    from spit.sounds import SOUNDS
+    from test_sound import RecordingPwm
+
+    pins = [Pin(b, Pin.IN, Pin.PULL_UP) for b in range(keys.BUTTON_COUNT)]
+    pwm = RecordingPwm()
+    now = [0]
+    clock = lambda: now[0]  # noqa: E731
+    handheld = Handheld(IrqButtons(pins, clock), 0, SaveData(), 1, buzzer=Buzzer(pwm), clock=clock)
+    now[0] = 1_000
+    handheld.step(now[0])
+    assert not handheld.pace.carried, "a quiet pass on the title"
+    handheld.controller.sound("go", now[0])
+    now[0] = 2_000
+    handheld.step(now[0])
+    assert pwm.sounding() == SOUNDS["go"][0]
+    assert handheld.pace.carried, "no region, glance or second press after the tone"
+
+
 def test_the_device_loop_runs_pass_after_pass_until_one_fails():
     from spit.controller import ERROR
 

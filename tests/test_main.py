@@ -192,12 +192,12 @@ def test_in_the_self_test_every_button_counts_in_its_own_cell(monkeypatch, tmp_p
         board.run(20)
         machine.wired(button).release()
         board.run(20)
-        counts = controller._presses
+        counts = controller.test.presses
         assert counts[: button + 1] == [1] * (button + 1) and sum(counts) == button + 1
     board.settle()
     expected, view = wired_display()
     Renderer(expected, framebuf).self_test(
-        controller._presses, controller._ages, controller._bins, controller._test_lines
+        controller.test.presses, controller.test.ages, controller.test.bins, controller.test.lines
     )
     assert board.virtual.rgb() == view.rgb(), "the screen shows each count in its cell"
 

@@ -1,7 +1,7 @@
 """The pace of a main-loop pass: work that can wait runs early in a pass, one piece a
 pass, the kinds taking turns (``spit.pace``)."""
 
-from spit.pace import DRAW, GLANCE, HOLD_PASSES, Pace
+from spit.pace import ALONE_MAX, COMMIT, DRAW, GLANCE, HOLD_PASSES, Pace
 
 
 def _paced():
@@ -12,32 +12,32 @@ def _paced():
 def test_a_pass_carries_one_piece_of_work_that_can_wait():
     clock, pace = _paced()
     pace.begin()
-    assert pace.turn(GLANCE, 700)
-    assert not pace.turn(DRAW, 1000), "the glance took this pass"
+    assert pace.turn(GLANCE)
+    assert not pace.turn(DRAW), "the glance took this pass"
     pace.begin()
-    assert pace.turn(DRAW, 1000), "the drawing turned away goes next"
+    assert pace.turn(DRAW), "the drawing turned away goes next"
 
 
 def test_a_kind_turned_away_goes_before_the_others():
     clock, pace = _paced()
     pace.begin()
     clock[0] += 900
-    assert pace.turn(GLANCE, 700) is False  # too late for a glance
-    assert pace.turn(DRAW, 1000) is False, "the glance waits, so the drawing waits too"
+    assert pace.turn(GLANCE) is False  # too late for a glance
+    assert pace.turn(DRAW) is False, "the glance waits, so the drawing waits too"
     pace.begin()
-    assert pace.turn(GLANCE, 700)
-    assert not pace.turn(DRAW, 1000)
+    assert pace.turn(GLANCE)
+    assert not pace.turn(DRAW)
 
 
 def test_a_kind_that_stops_asking_no_longer_holds_the_others_up():
     clock, pace = _paced()
     pace.begin()
     clock[0] += 900
-    assert not pace.turn(GLANCE, 700)
+    assert not pace.turn(GLANCE)
     pace.begin()  # the glance asked in the pass before this one
-    assert not pace.turn(DRAW, 1000)
+    assert not pace.turn(DRAW)
     pace.begin()  # it did not ask in the last pass: it has nothing left to do
-    assert pace.turn(DRAW, 1000)
+    assert pace.turn(DRAW)
 
 
 def test_after_hold_passes_a_kind_runs_late_but_never_beside_a_press():
@@ -45,18 +45,56 @@ def test_after_hold_passes_a_kind_runs_late_but_never_beside_a_press():
     for _ in range(HOLD_PASSES):
         pace.begin()
         clock[0] += 5_000
-        assert not pace.turn(DRAW, 1000)
+        assert not pace.turn(DRAW)
     pace.begin()
     pace.spend()  # a press was committed: this pass is carried already
     clock[0] += 5_000
-    assert not pace.turn(DRAW, 1000)
+    assert not pace.turn(DRAW)
     pace.begin()
     clock[0] += 5_000
-    assert pace.turn(DRAW, 1000), "however late, in a pass that carries nothing else"
+    assert pace.turn(DRAW), "however late, in a pass that carries nothing else"
 
 
 def test_without_a_clock_every_pass_has_time_for_everything():
     pace = Pace()
     pace.begin()
     pace.spend()
-    assert pace.turn(GLANCE, 0) and pace.turn(DRAW, 0) and pace.within(0)
+    assert pace.turn(GLANCE) and pace.turn(DRAW) and pace.early(COMMIT)
+
+
+class _Arbiter:
+    """A press due within ``due_us`` of the clock's reading, or none (-1)."""
+
+    def __init__(self, due_us=-1):
+        self.due_us = due_us
+
+    def due_by(self, clock, within_us):
+        return 0 <= self.due_us <= within_us
+
+
+def test_a_piece_that_would_end_after_a_press_is_due_waits_without_holding_others_up():
+    clock, pace = _paced()
+    pace.begin()
+    assert not pace.turn(DRAW, _Arbiter(due_us=1_200)), "a region would end after the press"
+    assert pace.waiting == -1, "turned away for the press, not for being late"
+    assert pace.turn(GLANCE, _Arbiter(due_us=1_200)), "a glance ends before it"
+
+
+def test_the_screen_s_passes_of_its_own_give_way_to_the_game_every_few_passes():
+    clock, pace = _paced()
+    alone = []
+    for _ in range(2 * (ALONE_MAX + 1)):
+        pace.begin()
+        alone.append(pace.alone(_Arbiter()))
+    assert alone == ([True] * ALONE_MAX + [False]) * 2
+    pace.begin()
+    assert not pace.alone(_Arbiter(due_us=0)), "a press due: the pass commits it"
+
+
+def test_early_holds_each_kind_to_its_own_threshold():
+    clock, pace = _paced()
+    pace.begin()
+    clock[0] += 800
+    assert pace.early(DRAW) and pace.early(COMMIT) and not pace.early(GLANCE)
+    clock[0] += 400
+    assert not pace.early(DRAW) and not pace.early(COMMIT)

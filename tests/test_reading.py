@@ -13,6 +13,7 @@ from spit.layout import ERROR_COLUMNS, ERROR_ROWS
 from spit.render import Renderer
 from spit.rules import RoundEnd
 from spit.session import NEXT_GAME_US, NEXT_MATCH_US
+from spit.static_screens import StaticScreens
 
 from host_sim.display.wiring import wired_display
 
@@ -25,19 +26,27 @@ SEED = 4_294_967_295
 def words_shown(draw):
     """The words ``draw(renderer)`` puts on one player's half of the screen."""
     texts = []
-    original = Renderer._line
+    original_line = StaticScreens.line
+    original_row = StaticScreens._set_row
 
-    def line(self, player, text, *args):
+    def line(self, player, text, *args):  # big text
         if player == 0 and text:
             texts.append(text)
-        return original(self, player, text, *args)
+        return original_line(self, player, text, *args)
+
+    def set_row(self, player, text, *args):  # a row of small text: player 1's, or both (-1)
+        if player <= 0 and text:
+            texts.append(text)
+        return original_row(self, player, text, *args)
 
     renderer = Renderer(wired_display()[0], framebuf)
-    Renderer._line = line
+    StaticScreens.line = line
+    StaticScreens._set_row = set_row
     try:
         draw(renderer)
     finally:
-        Renderer._line = original
+        StaticScreens.line = original_line
+        StaticScreens._set_row = original_row
     return sum(len(text.split()) for text in texts)
 
 

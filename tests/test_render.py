@@ -18,27 +18,20 @@ from pathlib import Path
 import framebuf
 import pytest
 from positions import position
-from spit import layout, render
+from spit import layout, pen
 from spit.cards import RANK_COUNT, parse_card
 from spit.controls import Controls
 from spit.cpu import Cpu
-from spit.glyphs import RANKS, RED_SUITS, SUITS
 from spit.options import Options
-from spit.render import (
-    COLOUR_BARS,
-    DIM,
-    EDGE,
-    FELT,
-    HIGHLIGHT,
-    RED,
-    SHADOW,
-    WHITE,
-    Renderer,
-    colour,
-    wrap,
-)
-from spit.rules import PHASE_PLAY, PHASE_SLAP, SPIT_ACTION, Game, RoundEnd, play
+from spit.pace import ANSWER, TAKE
+from spit.pen import DIM, EDGE, FELT, HIGHLIGHT, RED, SHADOW, WHITE, colour
+from spit.pictures import RANKS, RED_SUITS, SUITS
+from spit.play_regions import Regions
+from spit.render import Renderer
+from spit.rules import PHASE_DEALING, PHASE_PLAY, PHASE_SLAP, SPIT_ACTION, Game, RoundEnd, play
+from spit.self_test_screen import COLOUR_BARS
 from spit.selfplay import Race
+from spit.static_screens import wrap
 
 from host_sim import bench_display
 from host_sim.display import png, wired_display
@@ -152,7 +145,7 @@ def mirrored(window):
 def bands(window, player=0):
     """A card's window as the bands it is sent in, its owner's top band first."""
     x, y, w, h = window
-    band_h = -(-h // render.CARD_BANDS)
+    band_h = -(-h // layout.CARD_BANDS)
     found = [(x, y + top, w, min(band_h, h - top)) for top in range(0, h, band_h)]
     return [mirrored(band) for band in bands(mirrored(window))] if player == 1 else found
 
@@ -173,11 +166,11 @@ def test_colours_are_rgb565_with_the_bytes_swapped_for_the_panel():
     assert colour(235, 235, 220) == EDGE
     assert colour(60, 70, 60) == SHADOW
     assert colour(255, 255, 255) == WHITE
-    assert colour(250, 250, 240) == render.FACE
-    assert colour(30, 60, 170) == render.BACK
-    assert colour(20, 30, 20) == render.OUTLINE
+    assert colour(250, 250, 240) == pen.FACE
+    assert colour(30, 60, 170) == pen.BACK
+    assert colour(20, 30, 20) == pen.OUTLINE
     assert colour(90, 140, 110) == DIM
-    assert colour(120, 200, 255) == render.CPU_TAG
+    assert colour(120, 200, 255) == pen.CPU_TAG
 
 
 def test_every_rank_and_suit_has_its_own_glyph():
@@ -287,13 +280,13 @@ def test_a_change_in_every_call_still_lets_regions_out(monkeypatch):
     game, controls, screen, renderer = drawn()
     renderer.regions_per_call = 1
     drawn_regions = []
-    draw_region = Renderer._draw_region
+    draw = Regions.draw
 
     def counted(self, game, controls, region):
         drawn_regions.append(region)
-        draw_region(self, game, controls, region)
+        return draw(self, game, controls, region)
 
-    monkeypatch.setattr(Renderer, "_draw_region", counted)
+    monkeypatch.setattr(Regions, "draw", counted)
     regions = []
     for call in range(10):
         controls.hand[0] = 3 * (call % 2)  # KS, 9H, KS...: mashed buttons move the hand
@@ -349,44 +342,66 @@ def test_a_new_screen_answering_a_press_sends_its_first_strip_in_its_first_call(
     game, controls, screen, renderer = drawn()
     renderer.regions_per_call = 1
 
-    def redraw():
+    def redraw(share):
         renderer.invalidate()
-        renderer.play(game, controls)
+        renderer.play(game, controls, (False, False), share)
 
     screens = (
-        lambda: renderer.ready("SPIT", [False, False]),
-        lambda: renderer.countdown(3),
+        lambda share: renderer.ready("SPIT", [False, False], (False, False), "", share),
+        lambda share: renderer.countdown(3, share),
         redraw,
     )
-    for answering in (True, False):
+    for share in (ANSWER, None):
         for draw in screens:
-            renderer.answering = answering
             before = screen.bytes
-            draw()
-            renderer.answering = False
-            assert screen.bytes - before == (320 * 2 * 2 if answering else 0)
+            draw(share)
+            assert screen.bytes - before == (320 * 2 * 2 if share == ANSWER else 0)
             assert renderer.busy
 
 
-def test_a_call_that_takes_values_draws_nothing_and_carrying_on_draws_the_rest():
+def test_a_call_that_takes_values_draws_nothing_and_stepping_on_draws_the_rest():
     game, controls, screen, renderer = drawn()
     renderer.regions_per_call = 1
-    renderer.taking = True
     before = screen.bytes
-    renderer.ready("SPIT", [False, False])
-    renderer.taking = False
+    renderer.ready("SPIT", [False, False], (False, False), "", TAKE)
     assert screen.bytes == before and renderer.busy, "the values taken, nothing sent"
     calls = 0
-    while renderer.carry_on() and renderer.busy:
+    while renderer.step() and renderer.busy:
         calls += 1
     assert calls > 120 and not renderer.busy, "a clear's strips, then the rows, a call each"
     alone = Renderer(Screen(), framebuf)
     alone.ready("SPIT", [False, False])
     assert screen.pixels == alone.display.pixels
-    renderer.taking = True
-    renderer.play(game, controls)  # the play screen again: its table set out, not sent
-    renderer.taking = False
-    assert renderer.busy and not renderer.carry_on(), "the play screen is called itself"
+    renderer.play(game, controls, (False, False), TAKE)  # its table set out, not sent
+    assert screen.pixels == alone.display.pixels and renderer.busy
+    calls = 0
+    while renderer.busy:
+        assert renderer.step(), "the play screen goes on without being called"
+        calls += 1
+    assert calls > 100, "the clear's strips and the regions, a call each"
+    whole = Renderer(Screen(), framebuf)
+    whole.play(game, controls)
+    assert screen.pixels == whole.display.pixels
+
+
+def test_stepping_the_play_screen_draws_nothing_once_its_round_is_over():
+    game, controls, screen, renderer = drawn()
+    renderer.regions_per_call = 1
+    game.apply(play(1, 2, 1))
+    renderer.play(game, controls, (False, False), TAKE)
+    assert renderer.busy
+    game.phase = PHASE_DEALING
+    before = screen.bytes
+    assert renderer.step() and screen.bytes == before
+
+
+def test_the_call_after_one_that_took_values_draws_its_region():
+    _, _, screen, renderer = drawn()
+    renderer.regions_per_call = 1
+    renderer.ready("SPIT", [False, False], (False, False), "", TAKE)
+    before = screen.bytes
+    assert renderer.step()
+    assert screen.bytes - before == 320 * 2 * 2, "the clear's first strip: taking was paid"
 
 
 def test_player_two_s_played_card_resends_the_same_regions_turned():
@@ -481,14 +496,14 @@ def test_the_smaller_pile_is_visibly_thinner():
     assert sum(1 for x in range(right, 320) if pixel(screen, x, row) != FELT) == 36
     columns = [window for window in screen.windows if window[2] == layout.STACK_STEP]
     # And the new top card's bands.
-    assert len(columns) == 5 and len(screen.windows) == 5 + render.CARD_BANDS
+    assert len(columns) == 5 and len(screen.windows) == 5 + layout.CARD_BANDS
 
 
 def test_four_slots_with_layout_1_4_and_empty_slots_outlined():
     game = position(["KS", "", "2C 5D", "9H"], ["6C"], ("4H", "8C"), options="layout=1-4")
     screen = Screen()
     Renderer(screen, framebuf).play(game, Controls(game))
-    band_h = -(-layout.FACE_H // render.CARD_BANDS)
+    band_h = -(-layout.FACE_H // layout.CARD_BANDS)
     faces = [w for w in screen.windows if w[2:] == (layout.FACE_W, band_h)]
     bottom = sorted(x for x, y, _, _ in faces if y == layout.STOCK_Y)
     assert bottom == [layout.slot_x(4, slot) for slot in range(4)] == [8, 88, 168, 248]
@@ -697,6 +712,7 @@ LOCKED_RENDERER = (
     SCREEN
     + """
 import framebuf
+from spit.pen import Pen
 from spit.render import Renderer
 
 screen = Screen()
@@ -771,8 +787,8 @@ screens = (
     ("match", lambda: renderer.match_result(0, wins, cpus, reactions, 12)),
 )
 locked = [0, 0]  # pieces of text drawn, and those drawn with the heap locked
-text_row = Renderer._text_row
-big = Renderer._big
+text_row = Pen.text_row
+big = Pen.big
 
 
 def count():
@@ -793,8 +809,8 @@ def counted_big(self, chars, x, scale, ink, first, last):
     big(self, chars, x, scale, ink, first, last)
 
 
-Renderer._text_row = counted_row
-Renderer._big = counted_big
+Pen.text_row = counted_row
+Pen.big = counted_big
 for name, draw in screens:
     calls = 1
     draw()
@@ -1087,7 +1103,7 @@ def test_a_whole_game_keeps_within_the_display_budget():
     assert figures["plays_measured"] > 300
     assert figures["display_bytes_per_play"] <= 16384
     # The slot's card in bands and its edges, the pile's card in bands and its new edge.
-    assert figures["display_windows_per_play"] == 2 * render.CARD_BANDS + 2
+    assert figures["display_windows_per_play"] == 2 * layout.CARD_BANDS + 2
     assert figures["full_redraws_per_round"] < 1
 
 

@@ -376,11 +376,11 @@ def test_the_cpu_seats_leave_a_pass_to_the_screen_whose_turn_it_is():
     cpu = table.cpus[1]
     pace.begin()
     clock[0] += 5_000
-    assert not pace.turn(DRAW, 1000)  # a late pass: the screen waits, and goes next
+    assert not pace.turn(DRAW)  # a late pass: the screen waits, and goes next
     pace.begin()
     table.run(1_000_000)
     assert not cpu.looking() and cpu.action is None, "no glance in the screen's pass"
-    assert pace.turn(DRAW, 1000), "and the pass still has its time for the screen"
+    assert pace.turn(DRAW), "and the pass still has its time for the screen"
     pace.begin()
     table.run(1_000_000)
     assert cpu.looking() or cpu.action is not None, "the pass after it is the seats'"

@@ -1,4 +1,4 @@
-"""A glyph row of big text as a shape for ``Renderer._shape``, in plain Python.
+"""A glyph row of big text as a shape for ``Pen.shape``, in plain Python.
 
 ``spit.big_text_viper`` holds the same function in viper code, where the port compiles it
 (the RP2040); ``spit.twins`` picks that twin where it loads and this one everywhere else.

@@ -60,11 +60,11 @@ ready screen is still being drawn deals the cards at once, for the table to take
 
 from micropython import const
 
-from spit import keys, screens, twins
+from spit import keys, screens
 from spit.arbiter import Arbiter
 from spit.controls import LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
 from spit.options import CHOICES, Options
-from spit.pace import DRAW, Pace
+from spit.pace import ANSWER, DRAW, REGION, TAKE, Pace
 from spit.reactions import Reactions
 from spit.rng import derive
 from spit.rules import PHASE_DEALING, PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
@@ -114,20 +114,8 @@ _MATCH_SALT = const(0x4D47)
 EAGER_US = const(250_000)
 # A break waits for the new screen to be drawn, this long at most.
 BREAK_WAIT_US = const(100_000)
-# A piece of drawing (about 1 ms on the Pico) starts only this early in a pass, in its
-# turn (``spit.pace``).
-_DRAW_BEFORE_US = const(1_000)
-# Nor when a press will be due before this long, about the longest piece: the pass ends
-# sooner, and the next commits the press.
-_DRAW_US = const(1_500)
-# While the screen is busy, a pass that moves the game comes after this many passes
-# that only drew (``Controller._draw_alone``).
-_DRAWN_ALONE_MAX = const(3)
 # Both SPIT buttons' bits in the pressed mask (player 1's SPIT is button 7, player 2's 15).
 _SPITS = const(1 << 7 | 1 << 15)
-# The calibration histogram: bins of 10 µs, the last holding everything from 90 µs.
-_BINS = const(10)
-_BIN_US = const(10)
 
 
 def _nothing(*args):
@@ -180,13 +168,12 @@ class Controller:
         self._reaction_lines = []  # made when a round ends
         self._break_due = False  # a quiet moment came: save and collect in the next pass
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
-        self._drawn_alone = 0  # passes in a row that only drew
         # A match or attract mode on a screen: the passes carry a game's work, so what
-        # the screen leaves from a call goes in passes of its own (``_draw_alone``).
+        # the screen leaves from a call goes in passes of its own (``Pace.alone``).
         self._in_game = False
-        # A new screen came with a press: its first call, which sets it up and sends its
-        # first strip (``Renderer.answering``), goes in this pass, whatever the pace, as
-        # the press's answer.
+        # A new screen came: its first call, which takes its values and sends its first
+        # region (``pace.ANSWER``), is the next pass's work, whatever the pace, as the
+        # answer to the press that brought it.
         self._answer = False
         self._break_at = now  # when the break became due
         # The round result is up to be read, since ``_reading_since`` (``_still_reading``).
@@ -198,6 +185,7 @@ class Controller:
         # they tell something, the passes leave the screen alone (None: draw).
         self._still = None
         self._still_at = 0
+        self.test = None  # the self-test's counts and calibration, in its mode
 
     def touch(self, button, t):
         self.arbiter.add(button, t)
@@ -206,93 +194,77 @@ class Controller:
 
     def run(self, now, held):
         if self._break_due and not self._racing() and self._screen_up(now):
-            # A pass of its own, once the new screen is up and while nobody races:
-            # saving and collecting take milliseconds, and no pass of play waits for them.
+            # Saving and collecting take milliseconds: a pass of their own, once the new
+            # screen is up and while nobody races.
             self._break_due = False
             self.on_break()
             return
         self._now = now
         if held & _SPITS or self._held_since[0] >= 0 or self._held_since[1] >= 0:
             self._note_holds(now, held)
-        if self._answer and self.renderer is not None:
-            # A new screen came between passes (a match started, an error): its first
-            # call is this pass's work, and the game moves from the next.
-            self._answer_now(now)
+        renderer = self.renderer
+        if renderer is not None and self._answer:
+            self._answer_now(now)  # whatever the pace: the answer to the press that brought it
             return
-        if self._in_game and self.renderer.busy and self._draw_alone(now):
+        if self._in_game and renderer.busy and self.pace.alone(self.arbiter):
+            self._draw_alone(now)
             return
-        mode = self.mode
-        if mode == MATCH:
+        if self.mode == MATCH:
             self._run_match(now)
         else:
-            self.arbiter.commit_due(now, self._menu)
-            if self.mode == ATTRACT:
-                self.attract.run(now)
-                if self.attract.table.game.phase == PHASE_OVER:
-                    self._enter(TITLE, now)
-            age = ticks_diff(now, self._since)
-            if self.mode == TITLE and age >= TITLE_US:
-                self._start_attract(now)
-            elif self._shown_long_enough(age):
-                self._enter(TITLE, now)
-        if self.renderer is not None and (
-            self._answer
-            or (
-                not (self._in_game and self.renderer.busy)  # left for a pass of its own
-                and self._to_draw()
-                # A pass that carries a press already only notes that the screen
-                # waits: no need to ask the arbiter.
-                and (self.pace.carried or not self.arbiter.due_by(self.pace.clock, _DRAW_US))
-                and self.pace.turn(DRAW, _DRAW_BEFORE_US)
-            )
-        ):
-            if self._answer:
-                self._answer_now(now)
-            else:
-                self._draw_now(now)
-        elif self._in_game and not self.pace.carried and self.renderer.busy:
-            # What the screen left goes in passes of its own; a pass with nothing else to
-            # carry lets it take new values or follow the game's changes, so that those
-            # passes need not look.
-            self.renderer.taking = True
-            self._draw(now)
-            self.renderer.taking = False
-
-    def _answer_now(self, now):
-        """A new screen's first call, which sets it up and sends its first strip: the
-        answer to the press (or the call) that brought it."""
-        self.pace.spend()
-        self._answer = False
-        self.renderer.answering = True
-        self._draw_now(now)
-        self.renderer.answering = False
-
-    def _draw_now(self, now):
-        self._undrawn = False
-        self._draw(now)
-        self._note_still()
+            self._run_menus(now)
+        if renderer is not None:
+            self._screen_after(now)
 
     def _draw_alone(self, now):
-        """In a game whose screen is busy (the caller asks), draw in a pass of its own
-        what the screen left from its last call, when no press is due: the rules' timers
-        and the CPU seats wait for the next pass that moves the game, at most
-        ``_DRAWN_ALONE_MAX`` passes later. So a pass carries a region of the screen or
-        the game's own work, not both."""
-        if (
-            self._drawn_alone == _DRAWN_ALONE_MAX
-            or self.arbiter.due_by(self.pace.clock, _DRAW_US)
-            or not self.pace.turn(DRAW, _DRAW_BEFORE_US)
-        ):
-            self._drawn_alone = 0
-            return False
-        self._drawn_alone += 1
-        if not self.renderer.carry_on():
-            self._draw(now)
-        if self.renderer.busy:
+        """What a game's screen left from its last call, in a pass of its own
+        (``Pace.alone``): the rules' timers and the CPU seats wait for the next pass."""
+        renderer = self.renderer
+        if not renderer.step(REGION):
+            self._draw(now, REGION)
+        if renderer.busy:
             self._still = None  # ``_note_still``'s answer, without the call
         else:
             self._note_still()
-        return True
+
+    def _screen_after(self, now):
+        """The screen's share of a pass that ran the game or the menus (``spit.pace``)."""
+        renderer = self.renderer
+        if self._answer:
+            self._answer_now(now)  # a new screen came in this pass
+        elif self._in_game and renderer.busy:
+            if not self.pace.carried and self.pace.early(DRAW):
+                # What the screen left goes in passes of its own: this one takes the new
+                # values (follows the game's changes), so that those need not look.
+                self._draw(now, TAKE)
+        elif self._to_draw() and self.pace.turn(DRAW, self.arbiter):
+            self._draw_now(now, REGION)
+
+    def _answer_now(self, now):
+        """A new screen's first call, which takes its values and sends its first region:
+        the answer to the press (or the call) that brought it."""
+        self.pace.spend()
+        self._answer = False
+        self._draw_now(now, ANSWER)
+
+    def _draw_now(self, now, share):
+        self._undrawn = False
+        self._draw(now, share)
+        self._note_still()
+
+    def _run_menus(self, now):
+        """A pass outside a match: presses read as menu presses, attract mode's game, and
+        the screens that give way to the title in time."""
+        self.arbiter.commit_due(now, self._menu)
+        if self.mode == ATTRACT:
+            self.attract.run(now)
+            if self.attract.table.game.phase == PHASE_OVER:
+                self._enter(TITLE, now)
+        age = ticks_diff(now, self._since)
+        if self.mode == TITLE and age >= TITLE_US:
+            self._start_attract(now)
+        elif self._shown_long_enough(age):
+            self._enter(TITLE, now)
 
     def _to_draw(self):
         """Whether the screen may have something new to draw: not while the play screen
@@ -411,7 +383,7 @@ class Controller:
         if mode == SETTINGS:
             self._settings_press(key, t)
         elif mode == SELF_TEST:
-            self._self_test_press(button, t)
+            self.test.press(button, t)
         elif key == keys.SPIT:
             if mode == ERROR:
                 self._enter(TITLE, t)
@@ -472,18 +444,23 @@ class Controller:
         if game.round != self._round and self.pace.carried:
             return  # dealt in this pass: the round's end is taken up in the next
         if game.phase != self._phase or game.round != self._round:
-            if self._phase >= 0:
-                self.pace.spend()  # the new phase's screen gets its first call in the next pass
-                if game.round == self._round + 1:
-                    # A round ended by a slap or by a card played out of a one-pile round.
-                    self._round_over()
-                    if game.phase != PHASE_OVER:
-                        self.sound("round", now)
-            if game.phase == PHASE_PLAY:
-                self.notice = ""  # it was on the ready screen
-            self.screen()  # remembered: the screen that a deal's passes leave up
-            self._phase = game.phase
-            self._round = game.round
+            self._new_phase(game, now)
+
+    def _new_phase(self, game, now):
+        """The game moved to a new phase or round: the round's end taken up, the screen
+        it shows remembered."""
+        if self._phase >= 0:
+            self.pace.spend()  # the new phase's screen gets its first call in the next pass
+            if game.round == self._round + 1:
+                # A round ended by a slap or by a card played out of a one-pile round.
+                self._round_over()
+                if game.phase != PHASE_OVER:
+                    self.sound("round", now)
+        if game.phase == PHASE_PLAY:
+            self.notice = ""  # it was on the ready screen
+        self.screen()  # remembered: the screen that a deal's passes leave up
+        self._phase = game.phase
+        self._round = game.round
 
     def _drop_eager(self, now):
         """Drop the presses made within ``EAGER_US`` of the one that started the match
@@ -531,8 +508,7 @@ class Controller:
         self._undrawn = True
 
     def _on_event(self, event, player, detail):
-        # Few locals: on MicroPython a function with more than 11 words of locals and
-        # stack gets its frame from the heap at every call, and this runs every press.
+        # Few locals: this runs every press (tests/test_frames.py).
         if event in _TIMED_EVENTS and self._timed:
             self._time_reactions(event, player)
         name = _EVENT_SOUNDS.get(event)
@@ -604,56 +580,16 @@ class Controller:
 
     def self_test(self, now):
         """Start the self-test (both SPIT held at power-on)."""
-        self._presses = [0] * keys.BUTTON_COUNT
-        self._pressed_at = [0] * keys.BUTTON_COUNT
-        self._ages = ["-"] * keys.BUTTON_COUNT
         # Imported here: only the self-test needs it, and every module imported at boot
         # takes heap and boot time (README, section 13).
-        from spit.calibration import Calibration
+        from spit.self_test import SelfTest
 
-        self.calibration = Calibration()
-        self._bins = [0] * _BINS
-        self._test_lines = ["", ""]
-        self._describe_calibration()
+        self.test = SelfTest()
         self._enter(SELF_TEST, now)
         self.sound("scale", now)
 
-    def _self_test_press(self, button, t):
-        self._presses[button] += 1
-        self._pressed_at[button] = t
-        key = keys.key_of(button)
-        if key != keys.LEFT and key != keys.RIGHT:
-            return
-        if self.calibration.press(keys.player_of(button), t) is not None:
-            self.calibration.histogram(self._bins, _BIN_US)
-            self._describe_calibration()
-
-    def _describe_calibration(self):
-        calibration = self.calibration
-        lines = self._test_lines
-        if calibration.count:
-            lines[0] = "pairs %d  99.9%%: %d us  bias %d us" % (
-                calibration.count,
-                calibration.percentile_us(999),
-                calibration.bias_us(),
-            )
-        else:
-            lines[0] = twins.summary()  # which twins loaded, until the first pair
-        proposal = calibration.proposal()
-        if proposal:
-            lines[1] = "tie window %d us: hold SPIT to save" % proposal
-        else:
-            lines[1] = "press L or R together: %d more" % calibration.pairs_left()
-
-    def _update_ages(self, now):
-        for button in range(keys.BUTTON_COUNT):
-            if self._presses[button]:
-                text = _age_text(ticks_diff(now, self._pressed_at[button]))
-                if text != self._ages[button]:
-                    self._ages[button] = text
-
     def _leave_self_test(self, now):
-        proposal = self.calibration.proposal()
+        proposal = self.test.proposal()
         if proposal:
             self.saved.tie_us = proposal
             self.arbiter.tie_us = proposal
@@ -700,78 +636,68 @@ class Controller:
             shown = screens.STUCK
         return screens.NAMES[shown]
 
-    def _draw(self, now):
-        # Few locals on the play screen's path, which runs every pass it draws: on
-        # MicroPython a function with more than 11 words of locals and stack gets a
-        # heap frame per call.
+    def _draw(self, now, share):
+        # Few locals on the play screen's path, which runs every pass it draws
+        # (``tests/test_frames.py``).
         mode = self.mode
         if mode == MATCH:
-            self._draw_match()
+            self._draw_match(share)
         elif mode == ATTRACT:
             table = self.attract.table
             if table.game.phase != PHASE_DEALING:
-                self.renderer.play(table.game, table.controls, _BOTH_CPUS)
+                self.renderer.play(table.game, table.controls, _BOTH_CPUS, share)
         else:
-            self._draw_menu(now)
+            self._draw_menu(now, share)
 
-    def _draw_menu(self, now):
+    def _draw_menu(self, now, share):
         renderer = self.renderer
         mode = self.mode
         if mode == TITLE:
-            renderer.title(self.saved.options.word, self.seed)
+            renderer.title(self.saved.options.word, self.seed, share)
         elif mode == SETTINGS:
-            renderer.settings(self.settings_rows(), self.cursor)
+            renderer.settings(self.settings_rows(), self.cursor, share)
         elif mode == ERROR:
-            renderer.error(self.message)
+            renderer.error(self.message, share)
         elif mode == SELF_TEST:
-            self._update_ages(now)
-            renderer.self_test(self._presses, self._ages, self._bins, self._test_lines)
+            self.test.draw(renderer, now, share)
 
-    def _draw_match(self):
+    def _draw_match(self, share):
         session = self.session
         if session is None:
-            self._draw_ready(_NOBODY_READY)
+            self._draw_ready(_NOBODY_READY, share)
             return
         table = session.table
         phase = table.game.phase
         if phase == PHASE_PLAY or phase == PHASE_SLAP:  # noqa: SIM109 (a tuple would be built)
-            self.renderer.play(table.game, table.controls, self._cpus)
+            self.renderer.play(table.game, table.controls, self._cpus, share)
         elif phase != PHASE_DEALING:  # the next screen comes with the deal
-            self._draw_screen(self.screen(), session)
+            self._draw_screen(self.screen(), session, share)
 
-    def _draw_screen(self, shown, session):
+    def _draw_screen(self, shown, session, share):
         """A match's screen between rounds and games."""
-        if shown >= screens.GAME_OVER:
-            self._draw_over(session, shown)
-        else:
-            table = session.table
-            self._draw_between_rounds(shown, table.game, table.controls)
-
-    def _draw_ready(self, called):
-        word = self.saved.options.word
-        self.renderer.ready(word, called, self._cpus, self._ready_hint())
-
-    def _draw_over(self, session, shown):
         renderer = self.renderer
-        match = session.match
-        winner = match.winner()
-        if shown == screens.MATCH_RESULT:
-            lines = self._reaction_lines
-            renderer.match_result(winner, match.wins, self._cpus, lines, match.seed)
-        else:
-            outcome = session.table.game.outcome()
-            renderer.game_over(outcome.winner, outcome.reason, match.wins, self._cpus, match.seed)
-
-    def _draw_between_rounds(self, shown, game, controls):
-        renderer = self.renderer
+        table = session.table
         cpus = self._cpus
         if shown == screens.COUNTDOWN:
-            renderer.countdown(self._count)
+            renderer.countdown(self._count, share)
         elif shown == screens.ROUND_RESULT:
-            banner = controls.contest.banner or ""  # made by the controls' next update
-            renderer.round_result(game.last_round, banner, cpus, self._reaction_lines)
+            banner = table.controls.contest.banner or ""  # made by the controls' next update
+            lines = self._reaction_lines
+            renderer.round_result(table.game.last_round, banner, cpus, lines, share)
+        elif shown == screens.MATCH_RESULT:
+            match = session.match
+            lines = self._reaction_lines
+            renderer.match_result(match.winner(), match.wins, cpus, lines, match.seed, share)
+        elif shown == screens.GAME_OVER:
+            match = session.match
+            outcome = table.game.outcome()
+            renderer.game_over(outcome.winner, outcome.reason, match.wins, cpus, match.seed, share)
         else:
-            self._draw_ready(controls.called)
+            self._draw_ready(table.controls.called, share)
+
+    def _draw_ready(self, called, share):
+        word = self.saved.options.word
+        self.renderer.ready(word, called, self._cpus, self._ready_hint(), share)
 
     def tell(self, text):
         """Show ``text`` once, on the next ready screen's hint line (a save that
@@ -795,14 +721,6 @@ def _reaction_line(player, reactions):
         session.best_ms,
         reactions.personal[player].best_ms,
     )
-
-
-def _age_text(us):
-    """Time since a press as the self-test shows it: ``0.4s``, ``12s``."""
-    tenths = us // 100_000
-    if tenths < 100:
-        return "%d.%ds" % (tenths // 10, tenths % 10)
-    return "%ds" % min(tenths // 10, 999)
 
 
 def _after(values, value):

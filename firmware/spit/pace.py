@@ -1,20 +1,29 @@
-"""How much of one main-loop pass is already spent, so that work which can wait does.
+"""How much of one main-loop pass is spent, and what the rest of it may carry.
 
 Every pass must end within about 2 ms on the Pico. Capture and the earliest due press
-run in every pass. The rest is work that can wait: more due presses, a CPU seat's press
-or glance, a piece of drawing. Each runs only while the pass is early enough for it,
-and a pass carries one piece at most: none after a press was committed in it
-(``spend``), never a glance and a piece of drawing together. The kinds take turns: once
-one has been turned away, no other runs before it, and after ``HOLD_PASSES`` passes it
-runs in the next pass that carries nothing else, however late that pass is, so that
-the screen and the CPU seats still move on when every pass is slow. On the device the
-pace reads ``time.ticks_us``; without a clock (the tests, the simulator's stepped time)
-every pass has time for everything, so runs stay exactly repeatable.
+run in every pass. The rest is work that can wait: more due presses (``COMMIT``), a CPU
+seat's press or glance (``GLANCE``), a piece of drawing (``DRAW``). Each runs only while
+the pass is early enough for it and no press will be due before it would end, and a
+pass carries one piece at most: none after a press was committed in it (``spend``),
+never a glance and a piece of drawing together. The kinds take turns: once one has been
+turned away, no other runs before it, and after ``HOLD_PASSES`` passes it runs in the
+next pass that carries nothing else, however late that pass is, so that the screen and
+the CPU seats still move on when every pass is slow.
+
+What a pass gives the screen is a share of regions (``spit.render``): ``TAKE`` (new
+values only), ``REGION`` (one region, new values spending it), ``ANSWER`` (a new
+screen's values and its first region). In a game, what the screen leaves goes in passes of its
+own (``alone``), up to ``ALONE_MAX`` in a row, so a pass carries a region or the game's
+own work, not both.
+
+On the device the pace reads ``time.ticks_us``; without a clock (the tests, the
+simulator's stepped time) every pass has time for everything, so runs stay exactly
+repeatable.
 
 >>> pace = Pace()
->>> pace.begin(); pace.within(0)
+>>> pace.begin(); pace.early(COMMIT)
 True
->>> pace.turn(GLANCE, 0)
+>>> pace.turn(GLANCE)
 True
 """
 
@@ -22,10 +31,41 @@ from micropython import const
 
 from spit.ticks import ticks_diff
 
-HOLD_PASSES = const(3)  # after this many passes turned away, a kind runs however late
+# The kinds of work that can wait.
 DRAW = const(0)
 GLANCE = const(1)
+COMMIT = const(2)
 _NOBODY = const(-1)
+
+# A piece of drawing (a region: 0.5-1.1 ms on the Pico) starts only this early in a pass.
+_DRAW_BEFORE_US = const(1_000)
+# Nor when a press will be due before this long, about the longest region: the pass ends
+# sooner, and the next commits the press.
+_DRAW_US = const(1_500)
+# A CPU seat's press or glance starts only this early; a look is a few glances, over one
+# pass or several.
+_GLANCE_BEFORE_US = const(700)
+_GLANCE_US = const(1_000)  # about the longest glance
+# Another due press is committed in the same pass while the pass is this early: a card
+# picked up costs about 0.3 ms on the Pico, a card played 1.5-3 ms, and a CPU seat
+# presses two or three buttons at once.
+_COMMIT_BEFORE_US = const(1_000)
+# After this many passes turned away, a kind runs however late, in a pass that carries
+# nothing else: so the screen and the CPU seats move on when every pass is slow.
+HOLD_PASSES = const(3)
+# In a game, what the screen left goes in passes of its own: after this many in a row, a
+# pass moves the game (the rules' timers and the CPU seats wait no longer).
+ALONE_MAX = const(3)
+# A call of the play screen that follows changes spends its share on them; after this
+# many in a row, following is free, so that a change in every pass (mashed buttons)
+# still lets regions out.
+FOLLOWS_MAX = const(4)
+
+# A pass's share of the screen (``spit.render``): the regions it may draw, new values
+# spending one.
+TAKE = const(0)  # new values, nothing drawn: the passes that draw next need not look
+REGION = const(1)  # a region, or the new values
+ANSWER = const(2)  # a new screen's values and its first region: the answer to a press
 
 
 class Pace:
@@ -42,6 +82,7 @@ class Pace:
         self.waiting = _NOBODY  # the kind of work turned away, which goes next
         self._waits = 0  # passes it has been turned away
         self._asked = False  # the waiting kind asked again in this pass
+        self._alone = 0  # passes in a row the screen had to itself
 
     def begin(self):
         """A pass begins. A kind that waited and did not ask again in the last pass
@@ -53,26 +94,38 @@ class Pace:
         if self.clock is not None:
             self._start = self.clock()
 
-    def within(self, us):
-        """True while the pass has run for less than ``us`` µs."""
-        return self.clock is None or ticks_diff(self.clock(), self._start) < us
+    def early(self, kind):
+        """True while the pass is early enough for a piece of ``kind``."""
+        if self.clock is None:
+            return True
+        if kind == DRAW:
+            before = _DRAW_BEFORE_US
+        elif kind == GLANCE:
+            before = _GLANCE_BEFORE_US
+        else:
+            before = _COMMIT_BEFORE_US
+        return ticks_diff(self.clock(), self._start) < before
 
     def spend(self):
         """This pass carries work that could not wait (a committed press)."""
         self.carried = True
 
-    def turn(self, kind, before_us):
-        """Whether a piece of work of ``kind`` (``DRAW``, ``GLANCE``) runs now: the pass
-        carries nothing yet, no other kind waits its turn, and the pass has run less
-        than ``before_us`` (or this kind has waited ``HOLD_PASSES`` passes). Ask once a
-        pass for each kind."""
+    def turn(self, kind, arbiter=None):
+        """Whether a piece of work of ``kind`` runs now: the pass carries nothing yet,
+        no press of ``arbiter``'s will be due before the piece would end, no other kind
+        waits its turn, and the pass is early enough (or this kind has waited
+        ``HOLD_PASSES`` passes). Ask once a pass for each kind."""
         if self.clock is None:
             return True
         waiting = self.waiting
         if waiting != _NOBODY and waiting != kind:
             return False  # the other kind goes first
+        if not self.carried and arbiter is not None:
+            longest = _DRAW_US if kind == DRAW else _GLANCE_US
+            if arbiter.due_by(self.clock, longest):
+                return False  # the pass ends sooner, and the next commits the press
         if not self.carried and (
-            self.within(before_us) or (waiting == kind and self._waits >= HOLD_PASSES)
+            self.early(kind) or (waiting == kind and self._waits >= HOLD_PASSES)
         ):
             self.waiting = _NOBODY
             self.carried = True
@@ -83,3 +136,12 @@ class Pace:
         self._asked = True
         self._waits += 1
         return False
+
+    def alone(self, arbiter):
+        """Whether what the screen left goes in this pass, a pass of its own (before the
+        game moves): in its turn, and not after ``ALONE_MAX`` such passes in a row."""
+        if self._alone == ALONE_MAX or not self.turn(DRAW, arbiter):
+            self._alone = 0
+            return False
+        self._alone += 1
+        return True

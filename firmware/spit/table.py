@@ -21,19 +21,11 @@ from micropython import const
 from spit.arbiter import Arbiter
 from spit.controls import Controls
 from spit.keys import button_id
-from spit.pace import DRAW, GLANCE, Pace
+from spit.pace import COMMIT, DRAW, GLANCE, Pace
 from spit.rules import PHASE_DEALING, SPIT_ACTION
 from spit.ticks import ticks_add, ticks_diff
 
 _FAR_MS = const(60_000)  # a settled table with no action planned looks again this late
-# A CPU seat's press or glance (up to about 1 ms on the Pico) starts only this early in
-# a pass, in its turn (``spit.pace``); a look is a few glances, over one pass or several.
-_GLANCE_BEFORE_US = const(700)
-_GLANCE_US = const(1_000)  # about the longest glance
-# Another due press is committed in the same pass while the pass is this early: a
-# card picked up costs about 0.3 ms on the Pico, a card played 1.5-3 ms, and a CPU
-# seat presses two or three buttons at once.
-_COMMIT_BEFORE_US = const(1_000)
 
 
 class Table:
@@ -87,7 +79,7 @@ class Table:
         # deadline still beats it, since the clocks run at the commit horizon.
         if arbiter.commit_due(now, self._commit, self._contested, 1):
             self.pace.spend()
-            while game.phase != PHASE_DEALING and self.pace.within(_COMMIT_BEFORE_US):
+            while game.phase != PHASE_DEALING and self.pace.early(COMMIT):
                 if not arbiter.commit_due(now, self._commit, self._contested, 1):
                     break
             return
@@ -122,14 +114,12 @@ class Table:
         ):
             self._settle()
             return
-        if self.arbiter.due_by(self.pace.clock, _GLANCE_US):
-            return  # a press will be due before a glance would end: the pass ends sooner
-        if not self.pace.turn(GLANCE, _GLANCE_BEFORE_US):
+        if not self.pace.turn(GLANCE, self.arbiter):
             return
         if self._act(first, now) or self._act(second, now):
             return
         while self._glance(first) or self._glance(second):
-            if not self.pace.within(_GLANCE_BEFORE_US):
+            if not self.pace.early(GLANCE):
                 return
         self._settle()
 

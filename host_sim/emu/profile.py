@@ -20,7 +20,7 @@ between the stages, is ``flow``):
 - ``controls``: ``Controls.press`` and ``update``, less the rules;
 - ``rules``: ``Game.apply``;
 - ``cpu``: ``Table._run_cpus`` (the CPU seats' looks and their presses);
-- ``render``: the ``Renderer``'s screens, less the SPI;
+- ``render``: the ``Renderer``'s screens and ``step``, less the SPI;
 - ``spi``: ``Display.show``, ``show_turned`` and ``fill`` (window commands and pixels on
   SPI0).
 
@@ -75,7 +75,6 @@ from drivers.display import Display
 from spit.arbiter import Arbiter
 from spit.controls import Controls
 from spit.cpu import Cpu
-from spit.render import Renderer
 from spit.rules import Game, PHASE_PLAY
 from spit.table import Table
 
@@ -137,9 +136,9 @@ def keep_slow(took, code):
         SLOWEST[2 * quickest + 1] = code
 
 
-def hook(cls, names, stage):
+def hook(owner, names, stage):
     for name in names:
-        setattr(cls, name, timed(getattr(cls, name), STAGES.index(stage)))
+        setattr(owner, name, timed(getattr(owner, name), STAGES.index(stage)))
 
 
 # The display's calls come while the renderer holds the heap locked, where the
@@ -187,9 +186,11 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         hook(Controls, ("press", "update"), "controls")
         hook(Game, ("apply",), "rules")
         hook(Table, ("_run_cpus",), "cpu")
-        screens = ("play", "title", "ready", "countdown", "round_result", "game_over",
+        # The renderer's screens are bound when it is made: wrapped on the renderer itself.
+        renderer = handheld.controller.renderer
+        screens = ("play", "step", "title", "ready", "countdown", "round_result", "game_over",
                    "match_result")
-        hook(Renderer, screens, "render")
+        hook(renderer, screens, "render")
         Display.show = timed_show
         Display.show_turned = timed_show_turned
         Display.fill = timed_fill

@@ -1,0 +1,452 @@
+"""The play screen (SPEC 5): it follows the game's changes and sends only what they touched.
+
+Constructor: ``PlayScreen(renderer, pen)``: the renderer keeps the screen on the display
+and the call's share (``spit.render``), the pen paints. Method: ``play(game, controls,
+cpus=(False, False), share=None)`` draws the play screen of ``game`` (a ``rules.Game``)
+with the hands and calls of ``controls``; ``cpus[p]`` is true when seat p is the CPU.
+
+The screen is cut into regions (``spit.play_regions``), each remembering what it last
+showed, so a region whose content is unchanged sends nothing. A call looks only at what
+the actions applied since the last call (``game.history``), the hands and the calls can
+have changed: a pass where nothing happened costs a few comparisons. The regions an
+action touches go into a ring, the pile a card landed on first; setting the table out
+is a sweep over every region. Then the names and calls, then the message row, in
+eighths of a row where the old or the new text reaches, player 1's copy first.
+
+Following changes spends a region of the call's share (``spit.render``), except when the
+last ``FOLLOWS_MAX`` calls in a row spent theirs on it and the table was not just set
+out: a change in every call (mashed buttons) still lets regions out. Deciding a new
+message (about 0.3 ms on the chip) spends a region too.
+
+With the renderer's ``lock_heap`` the heap is locked while the screen draws: nothing
+here allocates, and every frame goes on the C stack (``_locked``).
+"""
+
+from micropython import const, heap_lock, heap_unlock
+
+from spit import screens
+from spit.layout import CARD_BANDS, HEIGHT, MESSAGE_Y, WIDTH
+from spit.options import WORDS
+from spit.pace import FOLLOWS_MAX
+from spit.pen import HIGHLIGHT, WHITE, touches
+from spit.play_regions import CALL_CODES, MESSAGE_CODE, NAME_CODES, SWEPT, Regions
+from spit.rules import MOVE, PHASE_PLAY, PHASE_READY, PHASE_SLAP, PLAY
+
+# An action (``spit.rules``): kind << 9 | player << 8 | the slot it leaves << 4 | where to.
+_KIND_SHIFT = const(9)
+_PLAYER_SHIFT = const(8)
+_FIRST_SHIFT = const(4)
+_FIELD = const(15)
+
+# Message keys; a margin banner is _MSG_BANNER plus its contest key.
+_MSG_NONE = const(0)
+_MSG_READY = const(1)
+_MSG_STUCK = const(2)
+_MSG_SLAP = const(3)
+_MSG_PICK = const(4)  # + the player who picks
+_MSG_WAIT = const(6)  # stuck, with spit=auto
+_MSG_SLAP_LONE = const(7)  # a stalled one-pile round
+_MSG_BANNER = const(8)
+
+# What a change followed (``_followed``) and a message was decided from (``_seen``):
+# the phase and the contest's winner and margin, and for a message the history length.
+_PHASE = const(0)
+_WINNER = const(1)
+_MARGIN = const(2)
+_DONE = const(3)
+
+# How many actions since the last call are followed one by one; after more, every
+# region is looked at again.
+_FOLLOW_MAX = const(8)
+# At most, per action: a spit's two piles (thickness, bands and counts) and two packs.
+_REGIONS_PER_ACTION = 2 * (CARD_BANDS + 2) + 2
+_HAND_REGIONS = 4 * CARD_BANDS  # queued at most by one call's change of hands
+_QUEUE_SIZE = 2 * _FOLLOW_MAX * _REGIONS_PER_ACTION + _HAND_REGIONS
+
+
+def _contest_key(contest):
+    """A contested outcome as one small int (-1 for none), to notice a new one."""
+    if contest.winner < 0:
+        return -1
+    return contest.margin_us << 2 | contest.tie << 1 | contest.winner
+
+
+def _prompts(word):
+    """The message row's prompts, in the order of the _MSG_ keys."""
+    return (
+        "",
+        "both press " + word,
+        "nobody can move - press " + word,
+        "SLAP the smaller pile",
+        "P1 picks a pile",
+        "P2 picks a pile",
+        "nobody can move",
+        "SLAP the pile",
+    )
+
+
+def _locked(draw, screen):
+    """``draw(screen)`` with the heap locked: drawing allocates nothing, and while the
+    heap is locked every frame goes on the C stack (``tests/test_frames.py``), not on
+    the heap, where finding room can take hundreds of microseconds."""
+    heap_lock()
+    try:
+        draw(screen)
+    finally:
+        heap_unlock()
+
+
+class PlayScreen:
+    def __init__(self, renderer, pen):
+        self.renderer = renderer
+        self.pen = pen
+        self.regions = Regions(pen)
+        # Each word's prompts and call, made once: the screen allocates nothing.
+        self._words = {}
+        for word in WORDS:
+            self._words[word] = (_prompts(word), word + "!")
+        # ``play``'s arguments, for ``_play``.
+        self.game = None
+        self.controls = None
+        self.cpus = (False, False)
+        self.share = None
+        # The screen as last drawn.
+        self._hands = [-1, -1]
+        self._calls = [None, None]
+        self._cpus = None
+        self._game = None
+        self._round = -1
+        self._done = 0  # the history length followed
+        self._followed = [-1, -2, -1]  # the phase and contest the last change followed
+        self._only_followed = 0  # calls in a row that followed changes and drew nothing
+        self._queue = bytearray(_QUEUE_SIZE)  # a ring of region codes
+        self._head = 0
+        self._pending = 0
+        self._sweep = SWEPT  # the next code of a sweep over them all
+        self._baseline = -1  # the contest before the round (or the stall): no banner
+        # What the message row was decided from (it waits until the regions before it
+        # are drawn): the history length, the phase, the contest.
+        self._seen = [-1, -2, -1, -1]
+        self._word = None
+        self._prompts = None
+        self._called_text = ""
+        # The message row being drawn, and how far: columns of player 1's copy, then
+        # player 2's (2 * WIDTH: all drawn); the columns its pieces must cover.
+        self._message_text = ""
+        self._message_x = 0
+        self._message_ink = HIGHLIGHT
+        self._message_at = 2 * WIDTH
+        self._message_from = 0
+        self._message_to = 0
+
+    def play(self, game, controls, cpus=(False, False), share=None):
+        """Draw the play screen of ``game`` with the hands and calls of ``controls``,
+        this call's ``share`` of it (``spit.render``)."""
+        self.game = game
+        self.controls = controls
+        self.cpus = cpus
+        self.share = share
+        if self.renderer.lock_heap:
+            _locked(PlayScreen._play, self)
+        else:
+            self._play()
+
+    def step(self, share=None):
+        """Go on drawing what the last calls left, this call's ``share`` of it, without
+        looking at the game again (a call of ``play`` follows its changes); False when
+        the play screen is not the one on the display."""
+        call = self.renderer
+        if call.screen != screens.PLAY:
+            return False
+        phase = self.game.phase
+        in_play = phase == PHASE_PLAY or phase == PHASE_SLAP  # noqa: SIM109 (a tuple would be built)
+        if in_play and call.busy and call.start(share):
+            self._only_followed = 0
+            if call.lock_heap:
+                _locked(PlayScreen._draw_pending, self)
+            else:
+                self._draw_pending()
+        return True
+
+    def _play(self):
+        # Few locals: this runs every pass that draws (``tests/test_frames.py``).
+        game = self.game
+        controls = self.controls
+        call = self.renderer
+        if (
+            # Most calls: nothing happened since the last one. Lists compare in C.
+            game is self._game
+            and len(game.history) == self._done
+            and controls.hand == self._hands
+            and controls.called == self._calls
+            and game.phase == self._followed[_PHASE]
+            and controls.contest.winner == self._followed[_WINNER]
+            and controls.contest.margin_us == self._followed[_MARGIN]
+            and game.round == self._round
+            and call.screen == screens.PLAY
+            and self.cpus == self._cpus
+        ):
+            if call.busy and call.start(self.share):  # what earlier calls left
+                self._only_followed = 0
+                self._draw_pending()
+            return
+        call.start(self.share)
+        set_out = self._follow_game(game, controls)
+        if call.share == 0:
+            call.busy = True  # followed: the regions go from a call that draws
+            return
+        if (set_out or self._only_followed < FOLLOWS_MAX) and not call.take():
+            self._only_followed += 1  # following the change was this call's share
+            return
+        self._only_followed = 0
+        self._draw_pending()
+
+    def _follow_game(self, game, controls):
+        """Queue the regions that changed since the last call; True when the table was
+        set out anew (after a clear, or another layout)."""
+        call = self.renderer
+        self._cpus = self.cpus
+        self._calls[0] = controls.called[0]
+        self._calls[1] = controls.called[1]
+        piles = game.pile_count()
+        slots = game.slots
+        regions = self.regions
+        set_out = call.screen != screens.PLAY or piles != regions.piles or slots != regions.slots
+        if set_out:
+            self._clear(piles, slots)
+        everything = set_out
+        if game is not self._game or game.round != self._round:
+            # A banner belongs to the round it happened in.
+            self._game = game
+            self._round = game.round
+            self._baseline = _contest_key(controls.contest)
+            everything = True
+        if game.options.word != self._word:
+            self._set_word(game.options.word)
+        done = len(game.history)
+        new = done - self._done
+        queued = self._pending + _REGIONS_PER_ACTION * new + _HAND_REGIONS
+        if new < 0 or new > _FOLLOW_MAX or queued > _QUEUE_SIZE:
+            everything = True
+        if everything:
+            # Every region, in the order of their codes: a sweep rather than a queue, so
+            # that setting the table out costs one store.
+            self._pending = 0
+            self._seen[_DONE] = -1
+            self._sweep = 0
+        else:
+            for i in range(self._done, done):
+                self._follow(game.history[i])
+        self._done = done
+        followed = self._followed
+        followed[_PHASE] = game.phase
+        followed[_WINNER] = controls.contest.winner
+        followed[_MARGIN] = controls.contest.margin_us
+        self._follow_hands(controls)
+        return set_out
+
+    def _clear(self, piles, slots):
+        self.renderer.clear(screens.PLAY)
+        self.regions.forget()
+        self.regions.lay_out(piles, slots)
+        self._pending = 0
+        self._message_at = 2 * WIDTH
+        self._message_text = ""  # the clear took it away
+
+    def _set_word(self, word):
+        self._word = word
+        self._prompts, self._called_text = self._words[word]
+        self._seen[_DONE] = -1
+        keys = self.regions.keys
+        keys[MESSAGE_CODE] = -1
+        keys[CALL_CODES[0]] = -1
+        keys[CALL_CODES[1]] = -1
+
+    def _follow_hands(self, controls):
+        """Queue the top cards a hand left and went to (their highlight)."""
+        for player in (0, 1):
+            hand = controls.hand[player]
+            was = self._hands[player]
+            if hand != was:
+                if was >= 0:
+                    self._queue_regions(self.regions.faces[player][was])
+                if hand >= 0:
+                    self._queue_regions(self.regions.faces[player][hand])
+                self._hands[player] = hand
+
+    def _follow(self, action):
+        """Queue the regions that ``action`` can have changed."""
+        kind = action >> _KIND_SHIFT
+        player = action >> _PLAYER_SHIFT & 1
+        first = action >> _FIRST_SHIFT & _FIELD  # the slot the card leaves
+        regions = self.regions
+        if kind == PLAY:
+            self._queue_regions(regions.played[player][first][action & _FIELD])
+        elif kind == MOVE:
+            self._queue_regions(regions.moved[player][first])
+            self._queue_regions(regions.moved[player][action & _FIELD])
+        else:
+            self._queue_regions(regions.spat[regions.piles - 1])
+
+    def _queue_region(self, code):
+        self._queue[(self._head + self._pending) % _QUEUE_SIZE] = code
+        self._pending += 1
+
+    def _queue_regions(self, regions):
+        """Queue ``regions`` (bytes of codes), in order: a loop here rather than a call a
+        region."""
+        queue = self._queue
+        at = self._head + self._pending
+        for code in regions:
+            queue[at % _QUEUE_SIZE] = code
+            at += 1
+        self._pending += len(regions)
+
+    # -- drawing ----------------------------------------------------------------
+
+    def _draw_pending(self):
+        # In this order, each a region at a time; what this call cannot draw waits for
+        # the next. The labels and the message row are looked at only by a call that
+        # has its region still to spend.
+        game = self.game
+        controls = self.controls
+        call = self.renderer
+        if call.clear_row < HEIGHT and not call.cleared():
+            return
+        if not self._draw_queued(game, controls):
+            return
+        if call.left == 0 or not self._draw_labels(controls) or call.left == 0:
+            call.busy = True
+            return
+        if self._decide_message(game, controls) and not call.take():
+            return  # a new message: its pieces go from the next call
+        self._draw_message()
+
+    def _draw_queued(self, game, controls):
+        """Draw queued regions, then those of a sweep, while this call may; True once
+        none is left. A region may queue itself again (a pile's thickness)."""
+        call = self.renderer
+        while True:
+            if self._pending:
+                if not call.afford():
+                    return False
+                code = self._queue[self._head]
+                self._head = (self._head + 1) % _QUEUE_SIZE
+                self._pending -= 1
+            elif self._sweep < SWEPT:
+                code = self._sweep
+                if not self.regions.in_layout(code):
+                    self._sweep = code + 1
+                    continue
+                if not call.afford():
+                    return False
+                self._sweep = code + 1
+            else:
+                return True
+            if self.regions.draw(game, controls, code):
+                self._queue_region(code)  # a pile's thickness: more edges to send
+
+    def _draw_labels(self, controls):
+        """Each player's name and SPIT call where they changed; True once drawn."""
+        regions = self.regions
+        keys = regions.keys
+        call = self.renderer
+        for player in (0, 1):
+            name = 1 if self._cpus[player] else 0
+            if keys[NAME_CODES[player]] != name:
+                if not call.afford():
+                    return False
+                regions.name(player, name)
+            called = 1 if controls.called[player] else 0
+            if keys[CALL_CODES[player]] != called:
+                if not call.afford():
+                    return False
+                regions.call(player, called, self._called_text)
+        return True
+
+    # -- the message row ----------------------------------------------------------
+
+    def _decide_message(self, game, controls):
+        """What the message row shows; True when a new message starts being drawn."""
+        contest = controls.contest
+        if contest.banner is None:
+            self.renderer.busy = True  # a margin whose banner the controls' next update makes
+            return False
+        done = len(game.history)
+        seen = self._seen
+        if (
+            seen[_DONE] == done
+            and seen[_PHASE] == game.phase
+            and seen[_WINNER] == contest.winner
+            and seen[_MARGIN] == contest.margin_us
+        ):
+            return False
+        seen[_DONE] = done
+        seen[_PHASE] = game.phase
+        seen[_WINNER] = contest.winner
+        seen[_MARGIN] = contest.margin_us
+        key = self._message_key(game, controls)
+        if self.regions.keys[MESSAGE_CODE] == key:
+            return False
+        self.regions.keys[MESSAGE_CODE] = key
+        if key >= _MSG_BANNER:
+            self._start_message(contest.banner, WHITE)
+        else:
+            self._start_message(self._prompts[key], HIGHLIGHT)
+        return True
+
+    def _message_key(self, game, controls):
+        phase = game.phase
+        if phase == PHASE_SLAP:
+            if game.options.pick == "winner" and game.cleared >= 0:
+                return _MSG_PICK + game.cleared
+            return _MSG_SLAP_LONE if game.one_pile() else _MSG_SLAP
+        if phase == PHASE_READY:
+            return _MSG_READY
+        if phase == PHASE_PLAY and game.is_stuck():  # worked out once per action
+            # Whatever happened before everybody got stuck is old news after the spit.
+            self._baseline = _contest_key(controls.contest)
+            return _MSG_WAIT if game.options.spit == "auto" else _MSG_STUCK
+        contest = _contest_key(controls.contest)
+        if contest >= 0 and contest != self._baseline:
+            return _MSG_BANNER + contest
+        return _MSG_NONE
+
+    def _start_message(self, text, colour):
+        """The pieces to draw: those the old text or the new one reach into."""
+        x = (WIDTH - 8 * len(text)) // 2
+        start = self._message_x
+        end = start + 8 * len(self._message_text)
+        if self._message_at < 2 * WIDTH and self._message_from < self._message_to:
+            # The old text was not all drawn: the pieces it had to cover still need it.
+            start = min(start, self._message_from) if start < end else self._message_from
+            end = max(end, self._message_to)
+        if start == end:  # nothing to cover but the new text
+            start = end = x
+        self._message_from = min(start, x)
+        self._message_to = max(end, x + 8 * len(text))
+        self._message_text = text
+        self._message_x = x
+        self._message_ink = colour
+        self._message_at = 0
+
+    def _draw_message(self):
+        """The message row's pieces still to draw while this call may: player 1's copy,
+        then player 2's."""
+        call = self.renderer
+        width = call.piece_width()
+        while self._message_at < 2 * WIDTH:
+            at = self._message_at
+            if touches(self._message_from, self._message_to, at % WIDTH, width):
+                if not call.afford():
+                    return
+                self.pen.text_row(
+                    at // WIDTH,
+                    self._message_text,
+                    self._message_x,
+                    MESSAGE_Y,
+                    self._message_ink,
+                    at % WIDTH,
+                    width,
+                )
+            self._message_at = at + width

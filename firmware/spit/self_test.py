@@ -1,0 +1,82 @@
+"""The self-test (both SPIT held at power-on): what the controller's ``SELF_TEST`` mode
+counts, times and calibrates.
+
+Every button's press count and the time since its last press, and the tie-window
+calibration: both players press their pile buttons (``L`` or ``R``) together, again and
+again; the screen shows how far apart the presses were stamped and, after enough pairs,
+proposes a tie window, which holding SPIT saves. Imported when the self-test starts:
+every module imported at boot takes heap and boot time.
+
+Constructor: ``SelfTest()``. Methods: ``press(button, t)``, a press stamped at ``t``;
+``draw(renderer, now, share)``, the self-test's screen at ``now``; ``proposal()``, the
+tie window to save (0: none yet). Attributes: ``presses`` and ``ages`` (by button id),
+``bins`` (the calibration's histogram) and ``lines`` (two of text), as the screen shows
+them.
+"""
+
+from micropython import const
+
+from spit import keys, twins
+from spit.calibration import Calibration
+from spit.ticks import ticks_diff
+
+# The calibration histogram: bins of 10 µs, the last holding everything from 90 µs.
+_BINS = const(10)
+_BIN_US = const(10)
+
+
+class SelfTest:
+    def __init__(self):
+        self.presses = [0] * keys.BUTTON_COUNT
+        self.ages = ["-"] * keys.BUTTON_COUNT
+        self.bins = [0] * _BINS
+        self.lines = ["", ""]
+        self._pressed_at = [0] * keys.BUTTON_COUNT
+        self._calibration = Calibration()
+        self._describe()
+
+    def press(self, button, t):
+        self.presses[button] += 1
+        self._pressed_at[button] = t
+        key = keys.key_of(button)
+        if key != keys.LEFT and key != keys.RIGHT:
+            return
+        if self._calibration.press(keys.player_of(button), t) is not None:
+            self._calibration.histogram(self.bins, _BIN_US)
+            self._describe()
+
+    def proposal(self):
+        return self._calibration.proposal()
+
+    def draw(self, renderer, now, share):
+        for button in range(keys.BUTTON_COUNT):
+            if self.presses[button]:
+                text = _age_text(ticks_diff(now, self._pressed_at[button]))
+                if text != self.ages[button]:
+                    self.ages[button] = text
+        renderer.self_test(self.presses, self.ages, self.bins, self.lines, share)
+
+    def _describe(self):
+        calibration = self._calibration
+        lines = self.lines
+        if calibration.count:
+            lines[0] = "pairs %d  99.9%%: %d us  bias %d us" % (
+                calibration.count,
+                calibration.percentile_us(999),
+                calibration.bias_us(),
+            )
+        else:
+            lines[0] = twins.summary()  # which twins loaded, until the first pair
+        proposal = calibration.proposal()
+        if proposal:
+            lines[1] = "tie window %d us: hold SPIT to save" % proposal
+        else:
+            lines[1] = "press L or R together: %d more" % calibration.pairs_left()
+
+
+def _age_text(us):
+    """Time since a press as the self-test shows it: ``0.4s``, ``12s``."""
+    tenths = us // 100_000
+    if tenths < 100:
+        return "%d.%ds" % (tenths // 10, tenths % 10)
+    return "%ds" % min(tenths // 10, 999)

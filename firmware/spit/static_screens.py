@@ -1,0 +1,559 @@
+"""The screens drawn from plain values (SPEC 5): title, settings, ready, countdown, round
+result, game over, match result, error and self-test.
+
+Constructor: ``StaticScreens(renderer, pen)``: the renderer keeps the screen on the display
+and the call's share (``spit.render``), the pen paints. Each screen method takes its
+values and a last argument ``share``, and sends nothing when called again with the same
+values and nothing left to draw; ``step(share)`` goes on with the screen being drawn
+without looking at its values again.
+
+A screen's drawing is a generator that yields after each of its steps, so that a call can
+stop where its share ends and the next carry on, whatever values that call brings (new
+values start the screen again). A row of small text is not a generator of its own: the
+screen names it (``_set_row``, both players' copies or one) and yields, and the steps
+draw its pieces (``_row_step``), so that a row allocates one tuple, not the generators
+and tuples of every piece (an allocation in a step costs what finding room costs on a
+fragmented heap: the round result's steps ran up to 2.5 ms so on the emulated chip).
+A screen drawn in place (the settings cursor, who is ready, the countdown, the self-test's
+counts) redraws only the pieces of its rows that changed; any other change starts from a
+clear display, so nothing of the old screen is left over. A region is an eighth of a row
+of text (only the eighths that the text reaches, or reached before; a row with nothing new
+is a step of its own), a glyph row of big text, or a colour bar, a corner mark or an
+eighth of a histogram row of the self-test. With the renderer's ``lock_heap`` each piece
+of text is drawn with the heap locked (``heap_locked``): its frames go on the C stack.
+
+The self-test's steps come from ``spit.self_test_screen``, imported when it is first
+drawn; they draw through ``line``, ``pieces`` and ``row_pieces``, and ``backdrop_due``
+says the bars and corners are to draw again (after a clear).
+"""
+
+from micropython import const, heap_lock, heap_unlock
+
+from spit import screens
+from spit.layout import (
+    BIG_TEXT_SCALE,
+    COUNTDOWN_SCALE,
+    ERROR_COLUMNS,
+    ERROR_ROWS,
+    HALF_Y,
+    HEIGHT,
+    ROW_PITCH,
+    SETTINGS_PITCH,
+    SETTINGS_ROWS,
+    WIDTH,
+)
+from spit.options import WORDS
+from spit.pen import DIM, FELT, HIGHLIGHT, PIECE_W, WHITE, shaped
+from spit.pictures import NAMES
+
+# Texts made once: a new string takes about 0.2 ms on the Pico, where MicroPython looks
+# it up among the interned ones. By player * 2 + (1 for the CPU), and then + 1 for ready.
+_SEAT_NAMES = ("P1", "P1 CPU", "P2", "P2 CPU")
+_STATES = (
+    "P1 waiting",
+    "P1 ready",
+    "P1 CPU waiting",
+    "P1 CPU ready",
+    "P2 waiting",
+    "P2 ready",
+    "P2 CPU waiting",
+    "P2 CPU ready",
+)
+_CLEARED = (
+    "P1 cleared the stock",
+    "P1 CPU cleared the stock",
+    "P2 cleared the stock",
+    "P2 CPU cleared the stock",
+)
+_SLAPPED = ("P1 slapped first", "P1 CPU slapped first", "P2 slapped first", "P2 CPU slapped first")
+_SHOWN = const(5)  # the most values a screen shows
+_SHAPE_MAX_W = const(255)  # a shape's width is a byte
+_SEQUENCES = (list, tuple)  # built once: a tuple written in a call would be allocated
+
+
+def wrap(text, columns):
+    """``text`` as lines of at most ``columns`` characters, broken between words
+    where possible."""
+    return list(_wrapped(text, columns))
+
+
+def _wrapped(text, columns):
+    """``wrap``'s lines one at a time, so that the error screen spreads the work."""
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            while len(word) > columns:
+                if line:
+                    yield line
+                    line = ""
+                yield word[:columns]
+                word = word[columns:]
+            if not line:
+                line = word
+            elif len(line) + 1 + len(word) <= columns:
+                line += " " + word
+            else:
+                yield line
+                line = word
+        yield line
+
+
+class _HeapLock:
+    """``with``: the heap locked inside when the renderer's ``lock_heap`` is set, for a
+    piece of text drawn from a generator that allocates between its pieces."""
+
+    def __init__(self, renderer):
+        self.renderer = renderer
+        self.held = False
+
+    def __enter__(self):
+        if self.renderer.lock_heap:
+            heap_lock()
+            self.held = True
+
+    def __exit__(self, kind, value, trace):
+        if self.held:
+            self.held = False
+            heap_unlock()
+
+
+class StaticScreens:
+    def __init__(self, renderer, pen):
+        self.renderer = renderer
+        self.pen = pen
+        self.heap_locked = _HeapLock(renderer)
+        self._press = {}  # each word's "press" line, made once
+        for word in WORDS:
+            self._press[word] = "press " + word
+        self._screen = screens.TITLE  # the screen whose steps these are
+        self._steps = None  # its drawing, a region a step
+        self._shown = [None] * _SHOWN  # the values it shows
+        self._drawn = {}  # what each piece of its rows shows
+        self.backdrop_due = False  # the self-test's bars and corners: after a clear
+        # The row of small text being drawn (``_set_row``), a piece a step: what its
+        # pieces show, where it reaches, the copy being drawn (-1: none) and the last.
+        self._row_content = None
+        self._row_y = 0
+        self._row_first = 0
+        self._row_end = 0
+        self._row_player = -1
+        self._row_last = -1
+        self._row_piece = 0
+        self._row_drew = False
+        self._row_shown = None
+
+    # -- the screens ----------------------------------------------------------
+
+    def title(self, word, seed, share=None):
+        """The title: the game's name, "press SPIT" and the match seed."""
+        took = self._static(screens.TITLE, False, word, seed)
+        if took:
+            self._steps = self._title(word, seed)
+        self._draw(share, took)
+
+    def settings(self, rows, cursor, share=None):
+        """The settings menu: ``rows`` of ``(name, value)`` with the cursor on row
+        ``cursor``; the rows around the cursor show when they do not all fit."""
+        took = self._static(screens.SETTINGS, True, rows, cursor)
+        if took:
+            self._steps = self._settings(rows, cursor)
+        self._draw(share, took)
+
+    def ready(self, word, ready_flags, cpu_seats=(False, False), hint="", share=None):
+        """Before a round: each player presses SPIT; who is ready shows on both halves,
+        with a ``hint`` line under it (how quick play works, when it is on)."""
+        took = self._static(screens.READY, True, word, ready_flags, cpu_seats, hint)
+        if took:
+            self._steps = self._ready(word, ready_flags, cpu_seats, hint)
+        self._draw(share, took)
+
+    def countdown(self, n, share=None):
+        """3, 2, 1: a big digit on each half."""
+        took = self._static(screens.COUNTDOWN, True, n)
+        if took:
+            self._steps = self._both(str(n), HALF_Y + 20, HIGHLIGHT, COUNTDOWN_SCALE)
+        self._draw(share, took)
+
+    def round_result(self, end, margin="", cpu_seats=(False, False), reactions=(), share=None):
+        """After a round: ``end`` is the ``rules.RoundEnd`` (who cleared, who slapped,
+        the cards each took from the middle and holds now); ``margin`` the slap's
+        banner text; ``reactions`` a line per person on their reaction times."""
+        took = self._static(screens.ROUND_RESULT, False, end, margin, cpu_seats, reactions)
+        if took:
+            self._steps = self._round_result(end, margin, cpu_seats, reactions)
+        self._draw(share, took)
+
+    def game_over(self, winner, reason, games, cpu_seats=(False, False), seed=-1, share=None):
+        """A game won: the winner, why (``Outcome.reason``), games won by each player,
+        and the match's seed (which deals the same games again)."""
+        took = self._static(screens.GAME_OVER, False, winner, reason, games, cpu_seats, seed)
+        if took:
+            self._steps = self._game_over(winner, reason, games, cpu_seats, seed)
+        self._draw(share, took)
+
+    def match_result(
+        self, winner, games, cpu_seats=(False, False), reactions=(), seed=-1, share=None
+    ):
+        """The match won: the winner, the games score, a line per person on their
+        reaction times, and the match's seed."""
+        took = self._static(screens.MATCH_RESULT, False, winner, games, cpu_seats, reactions, seed)
+        if took:
+            self._steps = self._match_result(winner, games, cpu_seats, reactions, seed)
+        self._draw(share, took)
+
+    def error(self, message, share=None):
+        """Something went wrong: the message, wrapped, on both halves."""
+        took = self._static(screens.ERROR, False, message)
+        if took:
+            self._steps = self._error(message)
+        self._draw(share, took)
+
+    def self_test(self, presses, ages, bins, lines=(), share=None):
+        """The self-test: every button's press count (``presses[button_id]``) and the
+        time since its last press (``ages[button_id]``, text) on its player's half,
+        colour bars across the middle, a colour mark in each corner, the tie-window
+        calibration's histogram (``bins``: pairs per bin) and two ``lines`` of text."""
+        took = self._static(screens.SELF_TEST, True, presses, ages, bins, lines)
+        if took:
+            # Imported here: only the self-test draws it, and every module imported at
+            # boot takes heap and boot time.
+            from spit.self_test_screen import steps
+
+            self._steps = steps(self, presses, ages, bins, lines)
+        self._draw(share, took)
+
+    def step(self, share=None):
+        """Go on drawing the static screen being drawn, without looking at its values
+        again (the last call did); False when none is being drawn (the play screen, or
+        nothing left): call the screen itself then."""
+        if self._steps is None or self.renderer.screen != self._screen:
+            return False
+        self._draw(share, False)
+        return True
+
+    # -- drawing a call's share -------------------------------------------------
+
+    def _static(self, screen, in_place, a, b=None, c=None, d=None, e=None):
+        """Start drawing ``screen`` from the values ``a`` to ``e``; False when it
+        already shows, or is drawing, exactly those values (checked without
+        allocating, so a game loop may call a screen on every pass)."""
+        # No local besides the arguments (``tests/test_frames.py``).
+        if (
+            # ``is`` first: most values come again as the same objects, and a call
+            # costs tens of microseconds on the chip.
+            self.renderer.screen == screen
+            and (self._shown[0] is a or _same(self._shown[0], a))
+            and (self._shown[1] is b or _same(self._shown[1], b))
+            and (self._shown[2] is c or _same(self._shown[2], c))
+            and (self._shown[3] is d or _same(self._shown[3], d))
+            and (self._shown[4] is e or _same(self._shown[4], e))
+        ):
+            return False
+        if self.renderer.screen != screen or not in_place:
+            self._clear(screen)
+        # Copies: a caller may change its list in place (controls.called, match.wins).
+        self._shown[0] = _kept(a)
+        self._shown[1] = _kept(b)
+        self._shown[2] = _kept(c)
+        self._shown[3] = _kept(d)
+        self._shown[4] = _kept(e)
+        self._row_player = -1
+        return True
+
+    def _clear(self, screen):
+        self.renderer.clear(screen)
+        self._screen = screen
+        self._steps = None
+        self.backdrop_due = True
+        self._drawn.clear()
+
+    def _draw(self, share, took):
+        """The clear, then the steps, while this call's share lasts."""
+        call = self.renderer
+        if self._steps is None:
+            return
+        if not call.start(share):
+            call.busy = True  # its values taken: the steps go from a call that draws
+            return
+        if took and not call.take():
+            return  # comparing and copying the new values was this call's share
+        if call.clear_row < HEIGHT and not call.cleared():
+            return
+        self._run_steps()
+
+    def _run_steps(self):
+        # Apart from ``_draw``: a ``try`` takes three words of a frame (tests/test_frames.py).
+        steps = self._steps
+        while self.renderer.afford():
+            while self._row_player < 0 or not self._row_step():
+                try:
+                    next(steps)
+                except StopIteration:
+                    self._steps = None
+                    return
+                if self._row_player < 0:
+                    break  # a step of the screen's own
+
+    def _set_row(self, player, text, y, colour, x=-1):
+        """The next row of small text: ``player``'s copy, or both (-1), a piece a step
+        (``_row_step``): no generator, and one tuple for what its pieces show."""
+        if x < 0:
+            x = (WIDTH - 8 * len(text)) // 2
+        width = self.renderer.piece_width()
+        self._row_content = (text, colour, x)
+        self._row_y = y
+        self._row_first = x // width
+        self._row_end = (x + 8 * len(text) - 1) // width
+        self._row_last = 1 if player < 0 else player
+        self._start_copy(0 if player < 0 else player)
+
+    def _start_copy(self, player):
+        self._row_player = player
+        self._row_piece = 0
+        self._row_drew = False
+        self._row_shown = self.row_pieces(player, self._row_y)
+
+    def _row_step(self):
+        """The row's next piece that shows something new; a copy with nothing new is a
+        step of its own. False when the row ended with this step still to spend."""
+        width = self.renderer.piece_width()
+        while True:
+            shown = self._row_shown
+            while self._row_piece < WIDTH // width:
+                i = self._row_piece
+                self._row_piece = i + 1
+                shows = self._row_content if self._row_first <= i <= self._row_end else None
+                if shown[i] == shows:
+                    continue
+                shown[i] = shows
+                text, colour, x = self._row_content
+                with self.heap_locked:
+                    left = i * width
+                    self.pen.text_row(self._row_player, text, x, self._row_y, colour, left, width)
+                self._row_drew = True
+                return True
+            drew = self._row_drew
+            if self._row_player >= self._row_last:
+                self._row_player = -1
+                return not drew
+            self._start_copy(self._row_player + 1)
+            if not drew:
+                return True  # the copy with nothing new was this step
+
+    def row_pieces(self, player, y):
+        """What each piece of a row shows (None: bare felt). New values redraw only the
+        pieces that changed, so that a screen whose values change every few passes (the
+        self-test's ages) still gets to its last rows. A list a row, not an entry a
+        piece: the heap may hold no big free block."""
+        row = player << 8 | y
+        pieces = self._drawn.get(row)
+        if pieces is None:
+            pieces = self._drawn[row] = [None] * (WIDTH // PIECE_W)
+        return pieces
+
+    # -- rows of text -------------------------------------------------------------
+
+    def line(self, player, text, y, colour, scale=1, x=-1, chars=0):
+        """Steps drawing a row of text on ``player``'s half, ``y`` as player 1 sees
+        theirs.
+
+        Scale-1 rows span the screen, so a new text covers the old; bigger text
+        gets a window ``chars`` characters wide (at least the text's own width)."""
+        if x < 0:
+            x = (WIDTH - 8 * len(text) * scale) // 2
+        if scale == 1:
+            yield from self.pieces(player, text, x, y, colour)
+            return
+        if 8 * len(text) * scale > _SHAPE_MAX_W:
+            raise ValueError("big text wider than a shape holds: %r" % text)
+        shown = self.row_pieces(player, y)
+        content = (text, colour, x, scale)
+        if shown[0] == content:
+            yield  # a screen redrawn in place, this row unchanged: its look is a step
+            return
+        shown[0] = content
+        pen = self.pen
+        window = 8 * max(len(text), chars) * scale
+        rows = 1 if self.renderer.regions_per_call else 8  # glyph rows a window
+        view = pen.view(window, rows * scale)
+        # A glyph row's rectangles: at most 4 a character (runs of set bits in 8).
+        shape = shaped(8 * len(text) * scale, scale, bytearray(2 + 16 * len(text)))
+        pen.big_text(text, scale)
+        if rows == 1:
+            yield  # setting the row up was this call's share
+        for first in range(0, 8, rows):
+            with self.heap_locked:
+                pen.begin(view, (WIDTH - window) // 2, y + first * scale, player == 1, FELT)
+                pen.big(shape, x, y, colour, first, first + rows)
+                pen.end()
+            yield
+
+    def pieces(self, player, text, x, y, colour):
+        """Steps drawing the pieces of a scale-1 row that show something, or showed
+        something before: a piece remembers the text it shows, or None for bare felt,
+        which stays as it is."""
+        width = self.renderer.piece_width()
+        content = (text, colour, x)
+        pieces = self.row_pieces(player, y)
+        # The pieces the text reaches (none for an empty text at a piece's edge).
+        first = x // width
+        last = (x + 8 * len(text) - 1) // width
+        drew = False
+        for i in range(WIDTH // width):
+            shows = content if first <= i <= last else None
+            if pieces[i] == shows:
+                continue
+            pieces[i] = shows
+            with self.heap_locked:
+                self.pen.text_row(player, text, x, y, colour, i * width, width)
+            drew = True
+            yield
+        if not drew:
+            yield  # nothing new in this row: looking at it was a step (rows a step at most)
+
+    def _both(self, text, y, colour, scale=1):
+        yield from self.line(0, text, y, colour, scale)
+        yield from self.line(1, text, y, colour, scale)
+
+    def _rows(self, rows, first=0):
+        """Rows of text from row ``first`` down; a heading (row 0) is highlighted."""
+        for i in range(len(rows)):
+            row = first + i
+            colour = HIGHLIGHT if row == 0 else WHITE
+            self._set_row(-1, rows[i], HALF_Y + 4 + row * ROW_PITCH, colour)
+            yield
+
+    # -- each screen's steps ----------------------------------------------------
+
+    def _title(self, word, seed):
+        yield from self._both(word, HALF_Y + 8, HIGHLIGHT, BIG_TEXT_SCALE)
+        self._set_row(-1, self._press[word], HALF_Y + 56, WHITE)
+        yield
+        self._set_row(-1, "seed %d" % seed, HALF_Y + 56 + 2 * ROW_PITCH, DIM)
+        yield
+
+    def _settings(self, rows, cursor):
+        first = min(max(0, cursor - SETTINGS_ROWS // 2), max(0, len(rows) - SETTINGS_ROWS))
+        for player in (0, 1):
+            self._set_row(player, "settings", HALF_Y, HIGHLIGHT)
+            yield
+            for i in range(SETTINGS_ROWS):
+                index = first + i
+                text = ""
+                colour = WHITE
+                if index < len(rows):
+                    name, value = rows[index]
+                    mark = ">" if index == cursor else " "
+                    text = "%s %-12s %s" % (mark, name, value)
+                    colour = HIGHLIGHT if index == cursor else WHITE
+                y = HALF_Y + 14 + i * SETTINGS_PITCH
+                self._set_row(player, text, y, colour, 48)
+                yield
+
+    def _ready(self, word, ready_flags, cpu_seats, hint):
+        for player in (0, 1):
+            other = 1 - player
+            yield from self.line(player, _name(player, cpu_seats), HALF_Y + 8, WHITE, 2, -1, 6)
+            if ready_flags[player]:
+                self._set_row(player, "ready!", HALF_Y + 40, HIGHLIGHT)
+            else:
+                self._set_row(player, self._press[word], HALF_Y + 40, HIGHLIGHT)
+            yield
+            state = _STATES[(other * 2 + _seat(other, cpu_seats)) * 2 + bool(ready_flags[other])]
+            self._set_row(player, state, HALF_Y + 64, DIM)
+            yield
+            self._set_row(player, hint, HALF_Y + 88, DIM)
+            yield
+
+    def _round_result(self, end, margin, cpu_seats, reactions):
+        if end.cleared >= 0:
+            how = _CLEARED[end.cleared * 2 + _seat(end.cleared, cpu_seats)]
+        else:
+            how = "nobody could move"
+        rows = ["round over", how]
+        if end.slapper >= 0:
+            rows.append(_SLAPPED[end.slapper * 2 + _seat(end.slapper, cpu_seats)])
+        rows.append(margin)
+        for player in (0, 1):
+            rows.append(
+                "%s took %d, holds %d"
+                % (_name(player, cpu_seats), end.took[player], end.held[player])
+            )
+        rows += reactions
+        yield  # making the texts was this call's share: they allocate, on a full heap
+        yield from self._rows(rows)
+
+    def _game_over(self, winner, reason, games, cpu_seats, seed):
+        yield from self._both(NAMES[winner] + " WINS", HALF_Y + 4, HIGHLIGHT, 3)
+        rows = [_name(winner, cpu_seats) + ": " + reason, _score(games, cpu_seats)]
+        yield from self._rows(rows + _seed_row(seed), 3)
+
+    def _match_result(self, winner, games, cpu_seats, reactions, seed):
+        yield from self._both(NAMES[winner] + " WINS", HALF_Y + 4, HIGHLIGHT, 3)
+        rows = [_name(winner, cpu_seats) + " wins the match", _score(games, cpu_seats)]
+        yield from self._rows(rows + list(reactions) + _seed_row(seed), 3)
+
+    def _error(self, message):
+        self._set_row(-1, "error", HALF_Y + 4, HIGHLIGHT)
+        yield
+        row = 1
+        for line in _wrapped(message, ERROR_COLUMNS):
+            if row > ERROR_ROWS:
+                return
+            yield  # wrapping the line was this call's share
+            self._set_row(-1, line, HALF_Y + 4 + row * ROW_PITCH, WHITE)
+            yield
+            row += 1
+
+
+def _is_sequence(value):
+    return isinstance(value, _SEQUENCES)
+
+
+def _same(kept, value):
+    """``value`` equals what ``_kept`` made of the value shown, item by item for a
+    sequence (a list and a tuple of the same items are equal here)."""
+    # Most calls: the same object again, or a copy of the same types, compared in C.
+    if kept is value or kept == value:
+        return True
+    if not _is_sequence(value) or not _is_sequence(kept) or len(kept) != len(value):
+        return False
+    i = 0  # a loop, not all(): a generator would be allocated
+    while i < len(value) and _same(kept[i], value[i]):
+        i += 1
+    return i == len(value)
+
+
+def _kept(value):
+    """A value to compare later calls with: sequences copied deeply, each keeping its
+    type, so that comparing it with an unchanged value is one ``==`` in C."""
+    if not isinstance(value, _SEQUENCES):
+        return value  # most values: a text or a number, asked about once
+    for item in value:
+        if isinstance(item, _SEQUENCES):
+            kept = [_kept(item) for item in value]
+            return kept if isinstance(value, list) else tuple(kept)
+    # Flat: a list copied in C; a tuple that nothing in can change (the seats, say)
+    # kept as it is.
+    return list(value) if isinstance(value, list) else value
+
+
+def _seed_row(seed):
+    return ["seed %d" % seed] if seed >= 0 else []
+
+
+def _seat(player, cpu_seats):
+    return 1 if cpu_seats[player] else 0
+
+
+def _name(player, cpu_seats):
+    return _SEAT_NAMES[player * 2 + _seat(player, cpu_seats)]
+
+
+def _score(games, cpu_seats):
+    return "games %s %d - %s %d" % (
+        _name(0, cpu_seats),
+        games[0],
+        _name(1, cpu_seats),
+        games[1],
+    )
