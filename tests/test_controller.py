@@ -608,7 +608,7 @@ def test_passes_leave_a_drawn_play_screen_alone_until_something_happens():
     assert screen.plays == drawn + 1
     screen.name = None
     device.controller.session.lay_out(Game(5))  # another table: its screen is drawn
-    device.run(3)  # once its cards are shuffled and laid out, a pass each
+    device.run(4)  # once each player's cards are shuffled and laid out, a pass each
     assert screen.name == "ready"
 
 
@@ -695,12 +695,14 @@ def test_the_pass_that_deals_the_next_round_leaves_the_last_one_s_end_to_the_nex
     game.apply(slap(1, 1))  # the round's end, as the slap's press would make it
     assert game.phase == PHASE_DEALING
     now = 4000
-    for expected in ("shuffled", "dealt", "taken up"):
+    for expected in ("shuffling", "shuffled", "dealt", "taken up"):
         pace.begin()
         clock[0] = now
         controller.run(now, 0)
         now += 1000
-        if expected == "shuffled":
+        if expected == "shuffling":
+            assert game.phase == PHASE_DEALING and not game.shuffled
+        elif expected == "shuffled":
             assert game.phase == PHASE_DEALING and game.shuffled
         elif expected == "dealt":
             assert game.phase == PHASE_READY and game.round == 1

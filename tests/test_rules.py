@@ -558,7 +558,9 @@ def test_shuffling_a_pass_ahead_deals_the_same_round():
     for game in (now, ahead):
         game.deals_later = True
         game.apply(slap(P2, A))
-    ahead.shuffle()
+    ahead.shuffle()  # player 1's cards, and the round scored
+    assert ahead.phase == PHASE_DEALING and not ahead.shuffled
+    ahead.shuffle()  # player 2's
     ahead.shuffle()  # once only: the hands are shuffled already
     assert ahead.phase == PHASE_DEALING and ahead.shuffled
     assert refused(ahead, SPIT_ACTION) == NOT_NOW

@@ -192,6 +192,7 @@ class Game:
         self._hands = ([], [])  # each player's cards gathered when a round ends
         self._ending = None  # how the round ended, until ``shuffle()`` scores it
         self.shuffled = False  # they are shuffled, for ``deal()`` to lay out
+        self._shuffling = 0  # the player whose cards ``shuffle()`` shuffles next
         # Who can play (bit p: player p) and whether nobody can move, worked out at
         # the history length ``_known_at`` (``_know``).
         self._playable = 0
@@ -643,24 +644,29 @@ class Game:
             self.points[1] += left[1]
 
     def shuffle(self):
-        """Score the round that ended and shuffle each player's cards: the first half of
-        ``deal()``, which the device runs a pass ahead of it (each half is about a
-        millisecond on the Pico). Refused outside ``PHASE_DEALING``."""
+        """Score the round that ended and shuffle the next player's cards, player 1's
+        first; ``shuffled`` once both are. The first part of ``deal()``, which the device
+        runs a call a pass ahead of it (each part about half a millisecond on the Pico).
+        Refused outside ``PHASE_DEALING``."""
         self._require(self.phase == PHASE_DEALING, NOT_NOW)
         if self.shuffled:
             return
-        takes, cleared, slapper = self._ending
-        self._ending = None
-        self._score_round(takes, cleared, slapper)
-        for hand in self._hands:
-            self.rng.shuffle(hand)
-        self.shuffled = True
+        if self._ending is not None:
+            takes, cleared, slapper = self._ending
+            self._ending = None
+            self._score_round(takes, cleared, slapper)
+        self.rng.shuffle(self._hands[self._shuffling])
+        self._shuffling += 1
+        if self._shuffling == len(self._hands):
+            self._shuffling = 0
+            self.shuffled = True
 
     def deal(self):
         """Score the round that ended and shuffle each player's cards (unless
         ``shuffle()`` did), then lay out the next round, or end the game. Refused outside
         ``PHASE_DEALING``."""
-        self.shuffle()
+        while not self.shuffled:
+            self.shuffle()
         self.shuffled = False
         hands = self._hands
         self._start_round(hands)
