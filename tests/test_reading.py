@@ -27,7 +27,7 @@ def words_shown(draw):
     """The words ``draw(renderer)`` puts on one player's half of the screen."""
     texts = []
     original_line = StaticScreens.line
-    original_row = StaticScreens._set_row
+    original_row = StaticScreens.row
 
     def line(self, player, text, *args):  # big text
         if player == 0 and text:
@@ -41,12 +41,12 @@ def words_shown(draw):
 
     renderer = Renderer(wired_display()[0], framebuf)
     StaticScreens.line = line
-    StaticScreens._set_row = set_row
+    StaticScreens.row = set_row
     try:
         draw(renderer)
     finally:
         StaticScreens.line = original_line
-        StaticScreens._set_row = original_row
+        StaticScreens.row = original_row
     return sum(len(text.split()) for text in texts)
 
 

@@ -52,7 +52,8 @@ def steps(screens, presses, ages, bins, lines):
         yield from _histogram(screens, player, bins)
         for i in range(2):
             text = lines[i] if i < len(lines) else ""
-            yield from screens.line(player, text, HALF_Y + 84 + i * ROW_PITCH, WHITE)
+            screens.row(player, text, HALF_Y + 84 + i * ROW_PITCH, WHITE)
+            yield
 
 
 def _cells(screens, player, cells, y, colour):
@@ -61,7 +62,8 @@ def _cells(screens, player, cells, y, colour):
     changes redraws its piece alone: the counts and the ages."""
     if screens.renderer.piece_width() == WIDTH:
         row = "".join("%-5s" % cell for cell in cells)
-        yield from screens.pieces(player, row, 0, y, colour)
+        screens.row(player, row, y, colour, 0)
+        yield
         return
     pieces = screens.row_pieces(player, y)
     drew = False

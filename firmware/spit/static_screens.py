@@ -10,7 +10,7 @@ without looking at its values again.
 A screen's drawing is a generator that yields after each of its steps, so that a call can
 stop where its share ends and the next carry on, whatever values that call brings (new
 values start the screen again). A row of small text is not a generator of its own: the
-screen names it (``_set_row``, both players' copies or one) and yields, and the steps
+screen names it (``row``, both players' copies or one) and yields, and the steps
 draw its pieces (``_row_step``), so that a row allocates one tuple, not the generators
 and tuples of every piece (an allocation in a step costs what finding room costs on a
 fragmented heap: the round result's steps ran up to 2.5 ms so on the emulated chip).
@@ -23,7 +23,7 @@ eighth of a histogram row of the self-test. With the renderer's ``lock_heap`` ea
 of text is drawn with the heap locked (``heap_locked``): its frames go on the C stack.
 
 The self-test's steps come from ``spit.self_test_screen``, imported when it is first
-drawn; they draw through ``line``, ``pieces`` and ``row_pieces``, and ``backdrop_due``
+drawn; they draw through ``row``, ``line`` and ``row_pieces``, and ``backdrop_due``
 says the bars and corners are to draw again (after a clear).
 """
 
@@ -130,7 +130,7 @@ class StaticScreens:
         self._shown = [None] * _SHOWN  # the values it shows
         self._drawn = {}  # what each piece of its rows shows
         self.backdrop_due = False  # the self-test's bars and corners: after a clear
-        # The row of small text being drawn (``_set_row``), a piece a step: what its
+        # The row of small text being drawn (``row``), a piece a step: what its
         # pieces show, where it reaches, the copy being drawn (-1: none) and the last.
         self._row_content = None
         self._row_y = 0
@@ -294,9 +294,11 @@ class StaticScreens:
                 if self._row_player < 0:
                     break  # a step of the screen's own
 
-    def _set_row(self, player, text, y, colour, x=-1):
-        """The next row of small text: ``player``'s copy, or both (-1), a piece a step
-        (``_row_step``): no generator, and one tuple for what its pieces show."""
+    def row(self, player, text, y, colour, x=-1):
+        """The next row of small text, across the screen, to draw: ``player``'s copy, or
+        both (-1), a piece a step (``_row_step``), once the screen's steps yield: no
+        generator, and one tuple for what its pieces show. A piece remembers the text it
+        shows, or None for bare felt, which stays as it is."""
         if x < 0:
             x = (WIDTH - 8 * len(text)) // 2
         width = self.renderer.piece_width()
@@ -353,17 +355,13 @@ class StaticScreens:
 
     # -- rows of text -------------------------------------------------------------
 
-    def line(self, player, text, y, colour, scale=1, x=-1, chars=0):
-        """Steps drawing a row of text on ``player``'s half, ``y`` as player 1 sees
-        theirs.
-
-        Scale-1 rows span the screen, so a new text covers the old; bigger text
-        gets a window ``chars`` characters wide (at least the text's own width)."""
+    def line(self, player, text, y, colour, scale, x=-1, chars=0):
+        """Steps drawing a row of big text (8x8 text magnified ``scale`` times, a glyph
+        row a step) on ``player``'s half, ``y`` as player 1 sees theirs, in a window
+        ``chars`` characters wide (at least the text's own width). Small text goes a
+        piece a step (``row``)."""
         if x < 0:
             x = (WIDTH - 8 * len(text) * scale) // 2
-        if scale == 1:
-            yield from self.pieces(player, text, x, y, colour)
-            return
         if 8 * len(text) * scale > _SHAPE_MAX_W:
             raise ValueError("big text wider than a shape holds: %r" % text)
         shown = self.row_pieces(player, y)
@@ -388,30 +386,7 @@ class StaticScreens:
                 pen.end()
             yield
 
-    def pieces(self, player, text, x, y, colour):
-        """Steps drawing the pieces of a scale-1 row that show something, or showed
-        something before: a piece remembers the text it shows, or None for bare felt,
-        which stays as it is."""
-        width = self.renderer.piece_width()
-        content = (text, colour, x)
-        pieces = self.row_pieces(player, y)
-        # The pieces the text reaches (none for an empty text at a piece's edge).
-        first = x // width
-        last = (x + 8 * len(text) - 1) // width
-        drew = False
-        for i in range(WIDTH // width):
-            shows = content if first <= i <= last else None
-            if pieces[i] == shows:
-                continue
-            pieces[i] = shows
-            with self.heap_locked:
-                self.pen.text_row(player, text, x, y, colour, i * width, width)
-            drew = True
-            yield
-        if not drew:
-            yield  # nothing new in this row: looking at it was a step (rows a step at most)
-
-    def _both(self, text, y, colour, scale=1):
+    def _both(self, text, y, colour, scale):
         yield from self.line(0, text, y, colour, scale)
         yield from self.line(1, text, y, colour, scale)
 
@@ -420,22 +395,22 @@ class StaticScreens:
         for i in range(len(rows)):
             row = first + i
             colour = HIGHLIGHT if row == 0 else WHITE
-            self._set_row(-1, rows[i], HALF_Y + 4 + row * ROW_PITCH, colour)
+            self.row(-1, rows[i], HALF_Y + 4 + row * ROW_PITCH, colour)
             yield
 
     # -- each screen's steps ----------------------------------------------------
 
     def _title(self, word, seed):
         yield from self._both(word, HALF_Y + 8, HIGHLIGHT, BIG_TEXT_SCALE)
-        self._set_row(-1, self._press[word], HALF_Y + 56, WHITE)
+        self.row(-1, self._press[word], HALF_Y + 56, WHITE)
         yield
-        self._set_row(-1, "seed %d" % seed, HALF_Y + 56 + 2 * ROW_PITCH, DIM)
+        self.row(-1, "seed %d" % seed, HALF_Y + 56 + 2 * ROW_PITCH, DIM)
         yield
 
     def _settings(self, rows, cursor):
         first = min(max(0, cursor - SETTINGS_ROWS // 2), max(0, len(rows) - SETTINGS_ROWS))
         for player in (0, 1):
-            self._set_row(player, "settings", HALF_Y, HIGHLIGHT)
+            self.row(player, "settings", HALF_Y, HIGHLIGHT)
             yield
             for i in range(SETTINGS_ROWS):
                 index = first + i
@@ -447,7 +422,7 @@ class StaticScreens:
                     text = "%s %-12s %s" % (mark, name, value)
                     colour = HIGHLIGHT if index == cursor else WHITE
                 y = HALF_Y + 14 + i * SETTINGS_PITCH
-                self._set_row(player, text, y, colour, 48)
+                self.row(player, text, y, colour, 48)
                 yield
 
     def _ready(self, word, ready_flags, cpu_seats, hint):
@@ -455,14 +430,14 @@ class StaticScreens:
             other = 1 - player
             yield from self.line(player, _name(player, cpu_seats), HALF_Y + 8, WHITE, 2, -1, 6)
             if ready_flags[player]:
-                self._set_row(player, "ready!", HALF_Y + 40, HIGHLIGHT)
+                self.row(player, "ready!", HALF_Y + 40, HIGHLIGHT)
             else:
-                self._set_row(player, self._press[word], HALF_Y + 40, HIGHLIGHT)
+                self.row(player, self._press[word], HALF_Y + 40, HIGHLIGHT)
             yield
             state = _STATES[(other * 2 + _seat(other, cpu_seats)) * 2 + bool(ready_flags[other])]
-            self._set_row(player, state, HALF_Y + 64, DIM)
+            self.row(player, state, HALF_Y + 64, DIM)
             yield
-            self._set_row(player, hint, HALF_Y + 88, DIM)
+            self.row(player, hint, HALF_Y + 88, DIM)
             yield
 
     def _round_result(self, end, margin, cpu_seats, reactions):
@@ -494,14 +469,14 @@ class StaticScreens:
         yield from self._rows(rows + list(reactions) + _seed_row(seed), 3)
 
     def _error(self, message):
-        self._set_row(-1, "error", HALF_Y + 4, HIGHLIGHT)
+        self.row(-1, "error", HALF_Y + 4, HIGHLIGHT)
         yield
         row = 1
         for line in _wrapped(message, ERROR_COLUMNS):
             if row > ERROR_ROWS:
                 return
             yield  # wrapping the line was this call's share
-            self._set_row(-1, line, HALF_Y + 4 + row * ROW_PITCH, WHITE)
+            self.row(-1, line, HALF_Y + 4 + row * ROW_PITCH, WHITE)
             yield
             row += 1
 
