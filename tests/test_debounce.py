@@ -126,6 +126,32 @@ def test_buttons_are_independent():
     assert rig.presses == [(1, 1000), (9, 1001), (2, 1400)]
 
 
+def test_disarmed_buttons_of_both_players_re_arm_each_on_its_own_quiet_time():
+    rig = Rig()
+    both_ends = (15, 0, 8, 7)  # each player's lowest and highest button
+    for button in both_ends:
+        rig.press(button)
+    rig.run_until(3_000)
+    rig.release(0)
+    rig.release(15)
+    rig.run_until(9_000)
+    rig.release(8)  # 8 and 7 were held longer
+    rig.run_until(12_000)
+    rig.release(7)
+    rig.run_until(16_000)
+    for button in both_ends:
+        rig.press(button)
+    rig.run_until(17_000)
+    assert [b for b, _ in rig.presses] == [15, 0, 8, 7, 15, 0], "8 and 7 not quiet long enough"
+    for button in (8, 7):
+        rig.release(button)
+    rig.run_until(40_000)
+    for button in (8, 7):
+        rig.press(button)
+    rig.run_until(41_000)
+    assert [b for b, _ in rig.presses][-2:] == [8, 7]
+
+
 def test_button_held_at_power_on_is_reported_and_ignored_until_released():
     rig = Rig(held=(7, 12))
     assert rig.debouncer.held_since_start == (1 << 7) | (1 << 12)

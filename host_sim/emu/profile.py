@@ -21,7 +21,7 @@ between the stages, is ``flow``):
 - ``rules``: ``Game.apply``;
 - ``cpu``: ``Table._run_cpus`` (the CPU seats' looks and their presses);
 - ``render``: the ``Renderer``'s screens and ``step``, less the SPI;
-- ``spi``: ``Display.show``, ``show_turned`` and ``fill`` (window commands and pixels on
+- ``spi``: ``Display.show``, ``show_turned`` and ``fill_rows`` (window commands and pixels on
   SPI0).
 
 The wrappers cost time themselves (a call through ``*args``), so the pass figures come
@@ -146,7 +146,7 @@ def hook(owner, names, stage):
 SPI = STAGES.index("spi")
 _show = Display.show
 _show_turned = Display.show_turned
-_fill = Display.fill
+_fill_rows = Display.fill_rows  # a clear of the whole screen goes through it too
 
 
 def _spi_took(start):
@@ -167,9 +167,9 @@ def timed_show_turned(display, x, y, w, h, buf):
     _spi_took(start)
 
 
-def timed_fill(display, colour):
+def timed_fill_rows(display, colour, y, h):
     start = time.ticks_us()
-    _fill(display, colour)
+    _fill_rows(display, colour, y, h)
     _spi_took(start)
 
 
@@ -186,14 +186,15 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         hook(Controls, ("press", "update"), "controls")
         hook(Game, ("apply",), "rules")
         hook(Table, ("_run_cpus",), "cpu")
-        # The renderer's screens are bound when it is made: wrapped on the renderer itself.
+        # The renderer's screens are bound when it is made: wrapped on the renderer itself,
+        # with both screens' ``step``, which each clear binds to ``step``.
         renderer = handheld.controller.renderer
-        screens = ("play", "step", "title", "ready", "countdown", "round_result", "game_over",
-                   "match_result")
+        screens = ("play", "step", "_play_step", "_static_step", "title", "ready", "countdown",
+                   "round_result", "game_over", "match_result")
         hook(renderer, screens, "render")
         Display.show = timed_show
         Display.show_turned = timed_show_turned
-        Display.fill = timed_fill
+        Display.fill_rows = timed_fill_rows
     if regions is not None:
         handheld.controller.renderer.regions_per_call = regions
     if with_stages:
