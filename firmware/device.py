@@ -35,6 +35,7 @@ from drivers.transcripts import Transcripts
 from handheld import Handheld
 from micropython import const
 from spit import keys
+from spit.pace import HEAP
 from spit.render import Renderer
 
 # The loop passes in milliseconds; a hang of this long resets the board.
@@ -76,7 +77,7 @@ def boot(clock=None, watchdog=None):
     # A frame's regions go out one a pass, the pile first: no pass is held up by a
     # whole frame (29.7 ms at worst on the emulated chip, 18.0 ms so).
     renderer.regions_per_call = 1
-    renderer.lock_heap = True
+    HEAP.on = True  # the screens' drawing and the CPU seats' glances, locked
     storage = Storage()
     saved = storage.load()
     capture = hardware_setup.buttons(clock)

@@ -149,8 +149,9 @@ class Handheld:
         debouncer.update(now)
         # A button down since power-on counts only once it has been released.
         self.controller.run(now, self.capture.pressed_mask() & ~debouncer.held_since_start)
-        if self.buzzer is not None:
-            self.buzzer.update(now)
+        buzzer = self.buzzer
+        if buzzer is not None and buzzer.playing is not None:  # a call only while it sounds
+            buzzer.update(now)
 
     def _failed(self, error, now):
         """The error screen for ``error``, unless it repeats a fault (module docstring);

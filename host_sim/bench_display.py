@@ -121,11 +121,12 @@ _EMU = """
 import framebuf, time
 import hardware_setup
 from spit.controls import Controls
+from spit.pace import HEAP
 from spit.render import Renderer
 from spit.rules import Game, PLAY
 
 renderer = Renderer(hardware_setup.display(), framebuf)
-renderer.lock_heap = True  # as device.boot() sets it
+HEAP.on = True  # as device.boot() sets it
 game = Game(%(seed)d)
 controls = Controls(game)
 start = time.ticks_us()

@@ -67,6 +67,7 @@ class Sounds:
     def __init__(self):
         self.played = []
         self.muted = False
+        self.playing = None  # as the buzzer's: nothing sounds, so the loop need not call
 
     def play(self, name, now):
         self.played.append(name)

@@ -108,7 +108,7 @@ def test_the_twins_give_the_obvious_answers():
             assert ranks == sum(1 << r for r in range(13) if any(adjacent(r, t) for t in tops))
             assert module.can_play(stock, ranks) == expected_play
             counts = bytearray(b"\x07" * 13)  # stale counts from a last look are cleared
-            module.count_fits(stock, counts, bytes(13), _ABOVE, _BELOW)
+            module.count_fits(stock, counts, _ABOVE, _BELOW)
             assert list(counts) == expected_counts
 
 

@@ -259,6 +259,7 @@ def test_a_tone_that_fails_to_start_shows_once_and_the_watchdog_is_fed():
 
     class BrokenBuzzer:
         muted = False
+        playing = None
         tries = 0
 
         def play(self, name, now):

@@ -63,13 +63,13 @@ def test_without_a_clock_every_pass_has_time_for_everything():
 
 
 class _Arbiter:
-    """A press due within ``due_us`` of the clock's reading, or none (-1)."""
+    """A press due at ``due_us`` on the pace's clock (which stays at 0), or none (-1)."""
 
     def __init__(self, due_us=-1):
         self.due_us = due_us
 
-    def due_by(self, clock, within_us):
-        return 0 <= self.due_us <= within_us
+    def due(self, now):
+        return 0 <= self.due_us <= now
 
 
 def test_a_piece_that_would_end_after_a_press_is_due_waits_without_holding_others_up():

@@ -23,7 +23,7 @@ from spit.cards import RANK_COUNT, parse_card
 from spit.controls import Controls
 from spit.cpu import Cpu
 from spit.options import Options
-from spit.pace import ANSWER, TAKE
+from spit.pace import ANSWER, HEAP, TAKE
 from spit.pen import DIM, EDGE, FELT, HIGHLIGHT, RED, SHADOW, WHITE, colour
 from spit.pictures import RANKS, RED_SUITS, SUITS
 from spit.play_regions import Regions
@@ -643,7 +643,10 @@ def printed_on_cpython(script):
     """The lines a VM script prints, run here on CPython instead."""
     lines = []
     namespace = {"print": lambda *words: lines.append(" ".join(str(w) for w in words))}
-    exec(script, namespace)
+    try:
+        exec(script, namespace)
+    finally:
+        HEAP.on = False  # a script may turn it on, as the device does
     return lines
 
 
@@ -719,7 +722,8 @@ screen = Screen()
 screen.record = False
 renderer = Renderer(screen, framebuf)
 renderer.regions_per_call = 1
-renderer.lock_heap = True
+from spit.pace import HEAP
+HEAP.on = True
 """
 )
 

@@ -138,6 +138,14 @@ def test_a_session_game_is_the_same_on_micropython(mpvm, options):
     assert int(on_vm.split()[2]) > 0, "the game had plays"
 
 
+def test_the_cpu_seats_glance_with_the_heap_locked_on_micropython(mpvm):
+    # As on the device: every glance of a whole CPU game runs with the heap locked, so a
+    # glance that allocated would end the game in a MemoryError.
+    options = "stack=on spit=auto"
+    locked = mpvm("from spit.pace import HEAP\nHEAP.on = True\n" + SESSION_GAME % options)
+    assert locked == mpvm(SESSION_GAME % options)
+
+
 def test_hardware_setup_builds_the_buttons_in_button_order(monkeypatch):
     import hardware_setup
     from drivers.buttons import IrqButtons

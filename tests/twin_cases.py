@@ -80,7 +80,7 @@ def _fits(rng):
         calls.append(["fitting_ranks", [middle]])
         calls.append(["can_play", [stock, ranks]])
         stale = _buffer([7] * 13)  # the counts of a last look, cleared by the call
-        calls.append(["count_fits", [stock, stale, _buffer(bytes(13)), above, below]])
+        calls.append(["count_fits", [stock, stale, above, below]])
     return calls
 
 

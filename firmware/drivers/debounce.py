@@ -40,17 +40,18 @@ _NOT_QUIET = const(-1)  # ticks values are never negative
 
 class Debouncer:
     def __init__(self, source, on_press, now, release_us=RELEASE_US, buttons=16):
-        self._source = source
         self._on_press = on_press
         self.release_us = release_us
-        self._count = buttons
         # Since when (a main-loop time) each disarmed button has read released.
         self._quiet_since = array("i", [_NOT_QUIET] * buttons)
         held = source.pressed_mask()
         self._all = (1 << buttons) - 1
         self._armed = self._all & ~held
         self.held_since_start = held
-        self._edge = self._on_edge  # bound once: drain() is called every pass
+        # Bound once: called every pass.
+        self._drain = source.drain
+        self._pressed_mask = source.pressed_mask
+        self._edge = self._on_edge
         self.update(now)
 
     def is_armed(self, button):
@@ -58,7 +59,7 @@ class Debouncer:
 
     def update(self, now):
         """Take the new edges, then re-arm buttons quiet for ``release_us`` by ``now``."""
-        self._source.drain(self._edge)
+        self._drain(self._edge)
         if self._armed != self._all:
             self._rearm(now)
 
@@ -67,13 +68,16 @@ class Debouncer:
         # function with more than 11 words of locals and stack gets its frame from the
         # heap at every call (``host_sim.frames``).
         disarmed = self._all & ~self._armed
-        pressed = self._source.pressed_mask()
-        for button in range(self._count):
-            if disarmed >> button & 1:
+        pressed = self._pressed_mask()
+        button = 0
+        while disarmed:  # the disarmed buttons only: most passes, one or two
+            if disarmed & 1:
                 if pressed >> button & 1:
                     self._quiet_since[button] = _NOT_QUIET
                 else:
                     self._released(button, now)
+            disarmed >>= 1
+            button += 1
 
     def _released(self, button, now):
         since = self._quiet_since[button]

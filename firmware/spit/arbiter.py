@@ -64,7 +64,7 @@ from array import array
 from micropython import const
 
 from spit.keys import PLAYER_SHIFT
-from spit.ticks import ticks_add, ticks_diff
+from spit.ticks import ticks_diff
 
 SETTLE_US = const(1000)
 TIE_US = const(100)
@@ -130,12 +130,6 @@ class Arbiter:
         """Whether a press older than the settle window at ``now`` is still pending."""
         return self._count > 0 and ticks_diff(now, self._times[0]) >= self.settle_us
 
-    def due_by(self, clock, within_us):
-        """Whether a press will be due within ``within_us`` of ``clock()`` (ticks_us):
-        work that can wait leaves the pass to end sooner. False without a clock (the
-        tests, the simulator's stepped time)."""
-        return self._count > 0 and clock is not None and self.due(ticks_add(clock(), within_us))
-
     def flush(self, consumer, contested=None):
         """Commit every pending press in order, due or not (end of a round, tests)."""
         committed = 0
@@ -146,8 +140,13 @@ class Arbiter:
 
     def _commit_next(self, consumer, contested):
         # Few locals here and in ``_winner``: on MicroPython a function with more than
-        # 11 words of locals and stack gets its frame from the heap at every call.
-        index = self._winner(contested)
+        # 11 words of locals and stack gets its frame from the heap at every call. A
+        # press alone (the commonest) races nothing: no call to look for a tie.
+        if self._count > 1:
+            index = self._winner(contested)
+        else:
+            index = 0
+            self._tie = self._lost_tie[0] == 1
         button = self._buttons[index]
         t = self._times[index]
         self._remove(index)
@@ -197,21 +196,20 @@ class Arbiter:
 
     def _remove(self, index):
         last = self._count - 1
-        _close_up(self._buttons, index, last)
-        _close_up(self._times, index, last)
-        _close_up(self._lost_tie, index, last)
         self._count = last
+        buttons = self._buttons
+        times = self._times
+        lost_tie = self._lost_tie
+        while index < last:  # no iterator: it would take the frame past 11 words
+            buttons[index] = buttons[index + 1]
+            times[index] = times[index + 1]
+            lost_tie[index] = lost_tie[index + 1]
+            index += 1
 
 
-# The pending presses' arrays are shifted one at a time: a function with all three at
-# hand would need more than 11 words, and MicroPython would give it a heap frame.
+# The pending presses' arrays are made room in one at a time: a function with all three
+# at hand would need more than 11 words, and MicroPython would give it a heap frame.
 def _make_room(items, at, count):
     """Move ``items[at:count]`` up by one."""
     for i in range(count, at, -1):
         items[i] = items[i - 1]
-
-
-def _close_up(items, at, last):
-    """Move ``items[at + 1:last + 1]`` down by one, over ``items[at]``."""
-    for i in range(at, last):
-        items[i] = items[i + 1]

@@ -62,7 +62,7 @@ from micropython import const
 
 from spit import keys, screens
 from spit.arbiter import Arbiter
-from spit.controls import LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
+from spit.controls import EVENT_NAMES, LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
 from spit.options import CHOICES, Options
 from spit.pace import ANSWER, DRAW, REGION, TAKE, Pace
 from spit.reactions import Reactions
@@ -107,7 +107,12 @@ _BOTH_CPUS = (True, True)  # attract mode's seats
 _QUICK_HINT = "quick play: C alone plays a 1-pile card"
 _HINT_CHARS = const(40)  # the ready screen's hint line, across the screen
 _TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
-_EVENT_SOUNDS = {PLAYED: "play", REFUSED: "illegal", LOST_RACE: "illegal", SPAT: "spit"}
+# Each event's sound, by its number (None: silent): a subscript, not a call, on every press.
+_EVENT_SOUNDS = [None] * len(EVENT_NAMES)
+for _event, _sound in ((PLAYED, "play"), (REFUSED, "illegal"), (LOST_RACE, "illegal")):
+    _EVENT_SOUNDS[_event] = _sound
+_EVENT_SOUNDS[SPAT] = "spit"
+_EVENT_SOUNDS = tuple(_EVENT_SOUNDS)
 _MATCH_SALT = const(0x4D47)
 # Presses this soon after the one that started a match are part of starting it, not
 # calls: quicker than anybody answers the ready screen.
@@ -118,7 +123,15 @@ BREAK_WAIT_US = const(100_000)
 _SPITS = const(1 << 7 | 1 << 15)
 
 
-def _nothing(*args):
+def _no_sound(name, now):
+    pass
+
+
+def _no_break():
+    pass
+
+
+def _no_game_over(game, match):
     pass
 
 
@@ -143,10 +156,10 @@ class Controller:
         self.arbiter = Arbiter(tie_us=saved.tie_us)
         self.pace = pace or Pace()
         self.renderer = renderer
-        self.sound = sound or _nothing
-        self.on_break = on_break or _nothing
-        self.listener = listener or _nothing
-        self.on_game_over = on_game_over or _nothing
+        self.sound = sound or _no_sound
+        self.on_break = on_break or _no_break
+        self.listener = listener  # None: nobody listens
+        self.on_game_over = on_game_over or _no_game_over
         self._seeds = derive(seed, _MATCH_SALT)
         self.seed = seed  # the next match's: the first is ``seed`` itself
         self.mode = TITLE
@@ -509,16 +522,17 @@ class Controller:
 
     def _on_event(self, event, player, detail):
         # Few locals: this runs every press (tests/test_frames.py).
-        if event in _TIMED_EVENTS and self._timed:
+        if self._timed and event in _TIMED_EVENTS:
             self._time_reactions(event, player)
-        name = _EVENT_SOUNDS.get(event)
+        name = _EVENT_SOUNDS[event]
         if event == SPAT and self._phase == PHASE_READY:
             name = "go"  # the round opens
         elif event == SLAPPED and player >= 0:
             name = "slap"
         if name is not None:
             self.sound(name, self._now)
-        self.listener(event, player, detail)
+        if self.listener is not None:
+            self.listener(event, player, detail)
 
     def _time_reactions(self, event, player):
         table = self.session.table

@@ -29,7 +29,7 @@ buttons mean the lone pile.
 from micropython import const
 
 from spit import keys
-from spit.cards import adjacent
+from spit.cards import FITS, RANK_COUNT, adjacent
 from spit.rules import (
     MOVE,
     NO_CARD,
@@ -143,10 +143,6 @@ def milliseconds(us):
     return "%d ms" % (us // 1000)
 
 
-def _ignore(event, player, detail):
-    pass
-
-
 def _is_pile_key(button):
     key = keys.key_of(button)
     return key == keys.LEFT or key == keys.RIGHT
@@ -155,7 +151,8 @@ def _is_pile_key(button):
 class Controls:
     def __init__(self, game, listener=None):
         self.game = game
-        self.listener = listener or _ignore
+        self.listener = listener  # None: nobody listens
+        self._quick = game.options.quick == "on"
         self.race_window_us = DEFAULT_RACE_WINDOW_US
         self.slap_window_us = DEFAULT_SLAP_WINDOW_US
         self.auto_spit_us = DEFAULT_AUTO_SPIT_US
@@ -185,7 +182,7 @@ class Controls:
         # Counts the events told: the play screen has nothing new to show while it
         # stays the same.
         self.changes = 0
-        self._t = 0  # the time and tie flag of the press being handled
+        self._t = 0  # the time and tie flag of the press (or timer) being handled
         self._tie = False
 
     def press(self, button, t, tie=False):
@@ -193,27 +190,28 @@ class Controls:
         is the arbiter's flag: this press won or lost its place by the tie rule."""
         # The press's time and tie flag stay on ``self`` for the functions it runs
         # through: on MicroPython a function with more than 11 words of locals and
-        # stack gets its frame from the heap at every call (``host_sim.frames``).
+        # stack gets its frame from the heap at every call (``host_sim.frames``). A
+        # press is a few calls deep at most: each call costs 15-25 µs on the Pico, and
+        # a pass may commit two presses (``docs/performance.md``).
         self._t = t
         self._tie = tie
-        if self._stuck_at >= 0:
-            self._note_stuck()
-        self._handle(button >> keys.PLAYER_SHIFT, button & keys.KEY_MASK)
-
-    def _handle(self, player, key):
-        quick_at = self._quick_at[player]
-        self._quick_at[player] = -1
-        if key == keys.SPIT:
-            if self.game.phase in (PHASE_READY, PHASE_PLAY):
-                self._call_spit(player, self._t)
-        elif key == keys.LEFT or key == keys.RIGHT:
-            self._pile_press(player, key, quick_at)
-        elif self.game.phase == PHASE_PLAY:
-            self._card(player, key)
+        player = button >> keys.PLAYER_SHIFT
+        key = button & keys.KEY_MASK
+        if key < keys.LEFT:
+            self._quick_at[player] = -1
+            if self.game.phase == PHASE_PLAY:
+                self._card(player, key)
+        elif key == keys.SPIT:
+            self._quick_at[player] = -1
+            if self.game.phase == PHASE_READY or self.game.phase == PHASE_PLAY:
+                self._call_spit(player, t)
+        else:
+            self._pile_press(player, key)
 
     def _tell(self, event, player, detail):
         self.changes += 1
-        self.listener(event, player, detail)
+        if self.listener is not None:
+            self.listener(event, player, detail)
 
     def contested(self, button, other):
         """Whether presses of the two players race for one outcome, so that their order
@@ -239,7 +237,7 @@ class Controls:
         if key == keys.LEFT or key == keys.RIGHT:
             return self.pile_of(player, key) if held >= 0 else -1
         game = self.game
-        if key >= game.slots or key == held or game.options.quick != "on":
+        if key >= game.slots or key == held or not self._quick:
             return -1
         if held >= 0 and game.is_legal(move(player, held, key)):
             return -1
@@ -272,8 +270,7 @@ class Controls:
         if held == first:
             return [last if kind == MOVE else self.key_of(player, last)]
         presses = [held, first] if held >= 0 else [first]
-        quick = self.game.options.quick == "on"
-        fit = self._only_fit(self.game.stock_top(player, first)) if quick else -1
+        fit = self._only_fit(self.game.stock_top(player, first)) if self._quick else -1
         if kind == MOVE:
             if fit >= 0:
                 return None
@@ -331,8 +328,7 @@ class Controls:
     # -- the card buttons ---------------------------------------------------
 
     def _card(self, player, slot):
-        game = self.game
-        if slot >= game.slots:
+        if slot >= self.game.slots:
             return
         held = self.hand[player]
         if held == slot:
@@ -341,11 +337,11 @@ class Controls:
             return
         if held >= 0 and self._move_held(player, held, slot):
             return
-        card = game.stock_top(player, slot)
-        if card < 0:
+        cards = self.game.stock[player][slot]
+        if not cards:
             self._tell(REFUSED, player, NO_CARD)
             return
-        if game.options.quick == "on" and self._quick_play(player, slot, card):
+        if self._quick and self._quick_play(player, slot, cards[-1]):
             return
         self.hand[player] = slot
         self._tell(PICKED, player, slot)
@@ -353,9 +349,8 @@ class Controls:
     def _move_held(self, player, held, slot):
         """The card in hand goes into ``slot`` if it may (True), else back to its own."""
         self.hand[player] = -1
-        action = move(player, held, slot)
-        if self.game.is_legal(action):
-            self._apply(action, self._t)
+        if self.game.move_if_allowed(move(player, held, slot)):
+            self._applied(PHASE_PLAY)  # a move leaves play only for the slap
             self._tell(MOVED, player, slot)
             return True
         self._tell(PUT_BACK, player, held)
@@ -370,7 +365,7 @@ class Controls:
         if pile < 0:
             return False
         self._quick_at[player] = self._t
-        self._land(player, slot, pile)
+        self._land(play(player, slot, pile))
         return True
 
     def _raced_pile(self, player, card, t):
@@ -387,59 +382,67 @@ class Controls:
 
     def _only_fit(self, card):
         """The one pile a card fits, or ``_FITS_NONE`` (-1) or ``_FITS_BOTH`` (-2)."""
+        middle = self.game.middle
+        rank = card % RANK_COUNT
         fit = _FITS_NONE
-        for pile in range(self.game.pile_count()):
-            top = self.game.top(pile)
-            if top >= 0 and adjacent(card, top):
-                if fit >= 0:
-                    return _FITS_BOTH
-                fit = pile
+        pile = len(middle)
+        while pile:  # no iterator: it would take the frame past 11 words
+            pile -= 1
+            if middle[pile] and FITS[middle[pile][-1]] >> rank & 1:
+                fit = _FITS_BOTH if fit >= 0 else pile
         return fit
 
     # -- the pile buttons ---------------------------------------------------
 
-    def _pile_press(self, player, key, quick_at):
+    def _pile_press(self, player, key):
+        quick_at = self._quick_at[player]
+        self._quick_at[player] = -1
         pile = self.pile_of(player, key)
-        phase = self.game.phase
-        if phase == PHASE_PLAY:
+        if self.game.phase == PHASE_PLAY:
             if self.hand[player] >= 0:
-                self._land(player, self.hand[player], pile)
+                self._land(play(player, self.hand[player], pile))
             elif not self._follows_quick_play(quick_at, self._t):
                 self._tell(REFUSED, player, NO_CARD_IN_HAND)
-        elif phase == PHASE_SLAP:
+        elif self.game.phase == PHASE_SLAP:
             self._slap(player, pile)
         else:
             self._late_slap(player, pile)
 
-    def _land(self, player, slot, pile):
-        top = self.game.top(pile)
-        if not self.game.play_if_allowed(play(player, slot, pile)):
-            self._not_landed(player, slot, pile)
+    def _land(self, action):
+        """A card put down (``action``, a play): played, or refused with a word."""
+        pile = action & 15
+        cards = self.game.middle[pile]  # the pile the card goes onto, if it may
+        reason = self.game.try_play(action)
+        if reason is not None:
+            self._not_landed(action, reason)
             return
-        self._applied(PHASE_PLAY, self._t)  # only a play in play is allowed
+        self._applied(PHASE_PLAY)  # only a play in play is allowed
+        player = (action >> 8) & 1
         self.hand[player] = -1
         self._landed_by[pile] = player
         self._landed_at[pile] = self._t
-        self._covered[pile] = top
+        self._covered[pile] = cards[-2]  # a card is only ever played onto a card
         self._tell(PLAYED, player, pile)
 
-    def _not_landed(self, player, slot, pile):
-        """A card refused by its pile: a lost race when the other player's card took
-        the top it fitted, else the reason (nothing changed either way)."""
-        reason = self._refusal(player, slot, pile)
-        card = self.game.stock_top(player, slot)
-        if reason == NO_FIT and self._lost_race(player, card, pile):
+    def _not_landed(self, action, reason):
+        """A play refused: a lost race when the other player's card took the top the
+        card fitted, else the reason (nothing changed either way)."""
+        player = (action >> 8) & 1
+        if reason == NO_FIT and self._lost_race(action):
             self.hand[player] = -1
-            self._tell(LOST_RACE, player, pile)
+            self._tell(LOST_RACE, player, action & 15)
         else:
             self._tell(REFUSED, player, reason)
 
-    def _refusal(self, player, slot, pile):
-        return self.game.play_refusal(play(player, slot, pile))
-
-    def _lost_race(self, player, card, pile):
+    def _lost_race(self, action):
+        """Whether the refused ``action`` (a play) lost its race: the other player's
+        card landed on its pile within the race window, covering a top it fitted."""
+        pile = action & 15
         other = self._landed_by[pile]
-        if other != 1 - player or not adjacent(card, self._covered[pile]):
+        if other != 1 - ((action >> 8) & 1):
+            return False
+        card = self.game.stock_top((action >> 8) & 1, (action >> 4) & 15)
+        if not adjacent(card, self._covered[pile]):
             return False
         margin = ticks_diff(self._t, self._landed_at[pile])
         if margin > self.race_window_us:
@@ -496,15 +499,17 @@ class Controls:
         self._tell(SPAT, -1, spitters)
 
     def _apply(self, action, t):
-        """Apply an action (raising, with nothing changed, if it is refused) and keep
-        the timers and hands in step with the phase it leads to."""
+        """Apply an action made at ``t`` (raising, with nothing changed, if it is
+        refused) and keep the timers and hands in step with the phase it leads to."""
+        self._t = t
         phase = self.game.phase
         self.game.apply(action)
-        self._applied(phase, t)
+        self._applied(phase)
 
-    def _applied(self, phase, t):
-        """After an action pressed at ``t`` in ``phase``: its time, and the timers and
+    def _applied(self, phase):
+        """After an action made at ``_t`` in ``phase``: its time, and the timers and
         hands in step with the phase it led to."""
+        t = self._t
         game = self.game
         self.times.append(t)
         if game.phase != phase:
@@ -519,9 +524,11 @@ class Controls:
         self._stuck_at = t
 
     def _note_stuck(self):
-        """Whether the last action left everybody stuck, and since when: before the next
-        press or timer, not in the pass of the press (the rules work it out once an
-        action, about 0.2 ms on the Pico)."""
+        """Whether the last action left everybody stuck, and since when: when the timers
+        run next, never in a pass that commits a press (the rules work it out once an
+        action, about 0.2 ms on the Pico). Presses in passes in a row may have applied
+        another action by then: its time counts, the later one, so the automatic spit
+        never comes early."""
         stuck = self.game.is_stuck()
         if stuck and not self._stuck:
             self._since = self._stuck_at

@@ -59,7 +59,6 @@ _FIT_WEIGHT = const(2)
 # Digging weighs a face-up card on a pile above any depth.
 _UP_WEIGHT = const(64)
 _RANKS = const(13)  # RANK_COUNT, inlined by the compiler
-_NO_COUNTS = bytes(RANK_COUNT)
 # The parts of a look, in order (``Cpu._part``): the best play, the best dig, stuck.
 _PLAYS = const(0)  # a slot with a card that fits at a time
 _DIGS = const(1)
@@ -315,8 +314,8 @@ class Cpu:
                 if not self._counted:
                     # The counts that score every play, in a glance of their own; this
                     # slot is scored in the next.
-                    count_fits(stock, self._mine, _NO_COUNTS, _ABOVE, _BELOW)
-                    count_fits(game.stock[1 - seat], self._theirs, _NO_COUNTS, _ABOVE, _BELOW)
+                    count_fits(stock, self._mine, _ABOVE, _BELOW)
+                    count_fits(game.stock[1 - seat], self._theirs, _ABOVE, _BELOW)
                     self._counted = True
                     self._slot = slot - 1
                     return _LOOKING

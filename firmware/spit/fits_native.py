@@ -32,10 +32,11 @@ def can_play(stock, ranks):
 
 
 @micropython.native
-def count_fits(stock, counts, zeros, above, below):
-    """``counts[r]``: how many tops of ``stock`` fit a top of rank ``r``; ``zeros`` is as
-    long as ``counts``, ``above[r]`` and ``below[r]`` the ranks next to ``r``."""
-    counts[:] = zeros  # a copy in C, and no allocation
+def count_fits(stock, counts, above, below):
+    """``counts[r]``: how many tops of ``stock`` fit a top of rank ``r``; ``above[r]`` and
+    ``below[r]`` are the ranks next to ``r``."""
+    for face in range(len(counts)):  # not a slice assignment: native code allocates its slice
+        counts[face] = 0
     for cards in stock:
         if cards:
             face = cards[-1] % _RANKS

@@ -27,9 +27,9 @@ True
 True
 """
 
-from micropython import const
+from micropython import const, heap_lock, heap_unlock
 
-from spit.ticks import ticks_diff
+from spit.ticks import ticks_add, ticks_diff
 
 # The kinds of work that can wait.
 DRAW = const(0)
@@ -50,6 +50,9 @@ _GLANCE_US = const(1_000)  # about the longest glance
 # picked up costs about 0.3 ms on the Pico, a card played 1.5-3 ms, and a CPU seat
 # presses two or three buttons at once.
 _COMMIT_BEFORE_US = const(1_000)
+# Each kind's thresholds, by kind: how early in a pass it starts, and how long it may run.
+_BEFORE_US = (_DRAW_BEFORE_US, _GLANCE_BEFORE_US, _COMMIT_BEFORE_US)
+_LONGEST_US = (_DRAW_US, _GLANCE_US, 0)
 # After this many passes turned away, a kind runs however late, in a pass that carries
 # nothing else: so the screen and the CPU seats move on when every pass is slow.
 HOLD_PASSES = const(3)
@@ -98,13 +101,7 @@ class Pace:
         """True while the pass is early enough for a piece of ``kind``."""
         if self.clock is None:
             return True
-        if kind == DRAW:
-            before = _DRAW_BEFORE_US
-        elif kind == GLANCE:
-            before = _GLANCE_BEFORE_US
-        else:
-            before = _COMMIT_BEFORE_US
-        return ticks_diff(self.clock(), self._start) < before
+        return ticks_diff(self.clock(), self._start) < _BEFORE_US[kind]
 
     def spend(self):
         """This pass carries work that could not wait (a committed press)."""
@@ -120,12 +117,13 @@ class Pace:
         waiting = self.waiting
         if waiting != _NOBODY and waiting != kind:
             return False  # the other kind goes first
-        if not self.carried and arbiter is not None:
-            longest = _DRAW_US if kind == DRAW else _GLANCE_US
-            if arbiter.due_by(self.clock, longest):
-                return False  # the pass ends sooner, and the next commits the press
+        now = self.clock()  # read once: each reading is a call
+        ends = ticks_add(now, _LONGEST_US[kind])
+        if not self.carried and arbiter is not None and arbiter.due(ends):
+            return False  # the pass ends sooner, and the next commits the press
         if not self.carried and (
-            self.early(kind) or (waiting == kind and self._waits >= HOLD_PASSES)
+            ticks_diff(now, self._start) < _BEFORE_US[kind]
+            or (waiting == kind and self._waits >= HOLD_PASSES)
         ):
             self.waiting = _NOBODY
             self.carried = True
@@ -145,3 +143,45 @@ class Pace:
             return False
         self._alone += 1
         return True
+
+
+# -- the heap locked around the work of a pass that allocates nothing -------------------
+#
+# While MicroPython's heap is locked, every function's frame goes on the C stack, even one of
+# more than 11 words, which otherwise takes its frame from the heap at every call: finding
+# room there takes from 25 to 600 µs on the Pico, depending on how the heap lies
+# (``docs/performance.md``), so a pass's time would depend on it. The work that allocates
+# nothing (the screens' drawing, a CPU seat's glance) runs with the heap locked on the
+# device, which also proves that it allocates nothing: an allocation there raises
+# ``MemoryError``. ``HEAP`` is the device's lock; ``device.boot`` turns it ``on`` (the
+# simulator and the tests on CPython leave it off). ``with HEAP:`` runs a block locked;
+# ``HEAP.call(fn, arg)`` runs ``fn(arg)`` locked, a call less than the ``with`` on a hot path.
+# (Here rather than in a module of its own: every module imported at boot costs 10-25 ms.)
+
+
+class HeapLock:
+    def __init__(self):
+        self.on = False
+        self._held = False
+
+    def __enter__(self):
+        if self.on:
+            heap_lock()
+            self._held = True
+
+    def __exit__(self, kind, value, trace):
+        if self._held:
+            self._held = False
+            heap_unlock()
+
+    def call(self, fn, arg):
+        if not self.on:
+            return fn(arg)
+        heap_lock()
+        try:
+            return fn(arg)
+        finally:
+            heap_unlock()
+
+
+HEAP = HeapLock()

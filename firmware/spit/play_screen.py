@@ -18,16 +18,16 @@ last ``FOLLOWS_MAX`` calls in a row spent theirs on it and the table was not jus
 out: a change in every call (mashed buttons) still lets regions out. Deciding a new
 message (about 0.3 ms on the chip) spends a region too.
 
-With the renderer's ``lock_heap`` the heap is locked while the screen draws: nothing
-here allocates, and every frame goes on the C stack (``_locked``).
+The screen draws with the device's heap locked (``spit.pace``): nothing here allocates,
+and every frame goes on the C stack.
 """
 
-from micropython import const, heap_lock, heap_unlock
+from micropython import const
 
 from spit import screens
 from spit.layout import CARD_BANDS, HEIGHT, MESSAGE_Y, WIDTH
 from spit.options import WORDS
-from spit.pace import FOLLOWS_MAX
+from spit.pace import FOLLOWS_MAX, HEAP
 from spit.pen import HIGHLIGHT, WHITE, touches
 from spit.play_regions import CALL_CODES, MESSAGE_CODE, NAME_CODES, SWEPT, Regions
 from spit.rules import MOVE, PHASE_PLAY, PHASE_READY, PHASE_SLAP, PLAY
@@ -85,17 +85,6 @@ def _prompts(word):
     )
 
 
-def _locked(draw, screen):
-    """``draw(screen)`` with the heap locked: drawing allocates nothing, and while the
-    heap is locked every frame goes on the C stack (``tests/test_frames.py``), not on
-    the heap, where finding room can take hundreds of microseconds."""
-    heap_lock()
-    try:
-        draw(screen)
-    finally:
-        heap_unlock()
-
-
 class PlayScreen:
     def __init__(self, renderer, pen):
         self.renderer = renderer
@@ -146,10 +135,7 @@ class PlayScreen:
         self.controls = controls
         self.cpus = cpus
         self.share = share
-        if self.renderer.lock_heap:
-            _locked(PlayScreen._play, self)
-        else:
-            self._play()
+        HEAP.call(PlayScreen._play, self)
 
     def step(self, share=None):
         """Go on drawing what the last calls left, this call's ``share`` of it, without
@@ -162,10 +148,7 @@ class PlayScreen:
         in_play = phase == PHASE_PLAY or phase == PHASE_SLAP  # noqa: SIM109 (a tuple would be built)
         if in_play and call.busy and call.start(share):
             self._only_followed = 0
-            if call.lock_heap:
-                _locked(PlayScreen._draw_pending, self)
-            else:
-                self._draw_pending()
+            HEAP.call(PlayScreen._draw_pending, self)
         return True
 
     def _play(self):

@@ -33,10 +33,9 @@ share of 0 takes values and draws nothing.
 
 Attributes: ``busy`` is true while the last call left something to draw (a plain
 attribute: on the chip an attribute store is several times slower on an instance
-whose class has a ``property``); ``full_redraws`` counts clears; ``lock_heap`` (the
-device's) locks MicroPython's heap while the play screen and the pieces of text draw,
-so nothing there may allocate and every frame goes on the C stack: the display's
-``show`` and ``fill_rows`` must then allocate nothing either.
+whose class has a ``property``); ``full_redraws`` counts clears. The play screen and the pieces of
+text draw with the device's heap locked (``spit.pace``): the display's ``show`` and
+``fill_rows`` must allocate nothing either.
 """
 
 from micropython import const
@@ -55,7 +54,6 @@ class Renderer:
     def __init__(self, display, framebuf):
         self.display = display
         self.regions_per_call = 0
-        self.lock_heap = False
         self.full_redraws = 0
         self.busy = False  # the last call left something for the next ones
         self.screen = _NO_SCREEN  # the screen on the display (``spit.screens``)

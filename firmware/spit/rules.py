@@ -471,43 +471,49 @@ class Game:
         apply it and move the game on: a cleared stock or a stall ends the round,
         a finished round lays out the next one or ends the game."""
         if action >> 9 == PLAY:
-            if not self.play_if_allowed(action):
-                self.check(action)  # raises: every play allowed has been made
+            reason = self.try_play(action)
+            if reason is not None:
+                raise IllegalActionError(reason)
+            return
+        if action >> 9 == MOVE:
+            if not self.move_if_allowed(action):
+                self.check(action)  # raises: every move allowed has been made
             return
         self.check(action)
-        kind = action >> 9
-        player = (action >> 8) & 1
-        if kind == MOVE:
-            self._move(player, (action >> 4) & 15, action & 15)
-        elif kind == SPIT:
+        if action >> 9 == SPIT:
             self._spit()
-        self.history.append(action)
-        if kind == SLAP:
-            self.slaps += 1
-            self._settle_slap(player, action & 15)
-        else:
+            self.history.append(action)
             self._note_stall()
+        else:
+            self.history.append(action)
+            self.slaps += 1
+            self._settle_slap((action >> 8) & 1, action & 15)
 
-    def play_if_allowed(self, action):
-        """Make a play if it is allowed now (True), else change nothing (False): the
-        commonest action, made on every press, with no exception to raise."""
+    def try_play(self, action):
+        """Make a play if it is allowed now and return None, else return why not (as
+        ``play_refusal``) with nothing changed: the commonest action, made on every
+        press, with no exception to raise."""
+        reason = self.play_refusal(action)
+        if reason is not None:
+            return reason
         player = (action >> 8) & 1
         first = (action >> 4) & 15
-        last = action & 15
-        if self.phase != PHASE_PLAY or first >= self.slots or last >= len(self.middle):
-            return False
-        cards = self.stock[player][first]
-        pile = self.middle[last]
-        if not (cards and pile and FITS[pile[-1]] >> cards[-1] % _RANKS & 1):
-            return False
-        pile.append(cards.pop())
-        self._uncover(player, first)
+        self.middle[action & 15].append(self._take_top(player, first))
         self.plays += 1
         self.history.append(action)
         if not self._has_stock(player):
             self._cleared(player)
         elif not (self.pack[0] or self.pack[1]):  # most plays: a stall needs empty packs
             self._note_stall()
+        return None
+
+    def move_if_allowed(self, action):
+        """Make a move if it is allowed now (True), else change nothing (False)."""
+        if not self.is_legal(action):
+            return False
+        self._move((action >> 8) & 1, (action >> 4) & 15, action & 15)
+        self.history.append(action)
+        self._note_stall()
         return True
 
     def _has_stock(self, player):
@@ -559,16 +565,14 @@ class Game:
         return -1
 
     def _take_top(self, player, slot):
-        card = self.stock[player][slot].pop()
-        self._uncover(player, slot)
-        return card
-
-    def _uncover(self, player, slot):
-        """A card left the slot: one fewer face up, and the next turns up if none is."""
+        """The slot's top card, taken: one fewer face up, and the next turns up if none is."""
+        cards = self.stock[player][slot]
+        card = cards.pop()
         up = self.face_up[player]
         up[slot] -= 1
-        if up[slot] == 0 and self.stock[player][slot]:
+        if up[slot] == 0 and cards:
             up[slot] = 1
+        return card
 
     def _next_spitter(self):
         player = self.spit_turn

@@ -19,6 +19,7 @@ from spit.layout import (
     ROW_PITCH,
     WIDTH,
 )
+from spit.pace import HEAP
 from spit.pen import DIM, FELT, HIGHLIGHT, PIECE_W, WHITE
 
 # The colour bars: if the panel's byte order or colour order were wrong, these would
@@ -72,7 +73,7 @@ def _cells(screens, player, cells, y, colour):
         content = (cells[i], colour, left)
         if pieces[i] != content:
             pieces[i] = content
-            with screens.heap_locked:
+            with HEAP:
                 screens.pen.text_row(player, cells[i], left, y, colour, left, PIECE_W)
             drew = True
             yield

@@ -19,15 +19,15 @@ counts) redraws only the pieces of its rows that changed; any other change start
 clear display, so nothing of the old screen is left over. A region is an eighth of a row
 of text (only the eighths that the text reaches, or reached before; a row with nothing new
 is a step of its own), a glyph row of big text, or a colour bar, a corner mark or an
-eighth of a histogram row of the self-test. With the renderer's ``lock_heap`` each piece
-of text is drawn with the heap locked (``heap_locked``): its frames go on the C stack.
+eighth of a histogram row of the self-test. Each piece of text is drawn with the device's
+heap locked (``spit.pace``): its frames go on the C stack.
 
 The self-test's steps come from ``spit.self_test_screen``, imported when it is first
 drawn; they draw through ``row``, ``line`` and ``row_pieces``, and ``backdrop_due``
 says the bars and corners are to draw again (after a clear).
 """
 
-from micropython import const, heap_lock, heap_unlock
+from micropython import const
 
 from spit import screens
 from spit.layout import (
@@ -43,6 +43,7 @@ from spit.layout import (
     WIDTH,
 )
 from spit.options import WORDS
+from spit.pace import HEAP
 from spit.pen import DIM, FELT, HIGHLIGHT, PIECE_W, WHITE, shaped
 from spit.pictures import NAMES
 
@@ -98,30 +99,10 @@ def _wrapped(text, columns):
         yield line
 
 
-class _HeapLock:
-    """``with``: the heap locked inside when the renderer's ``lock_heap`` is set, for a
-    piece of text drawn from a generator that allocates between its pieces."""
-
-    def __init__(self, renderer):
-        self.renderer = renderer
-        self.held = False
-
-    def __enter__(self):
-        if self.renderer.lock_heap:
-            heap_lock()
-            self.held = True
-
-    def __exit__(self, kind, value, trace):
-        if self.held:
-            self.held = False
-            heap_unlock()
-
-
 class StaticScreens:
     def __init__(self, renderer, pen):
         self.renderer = renderer
         self.pen = pen
-        self.heap_locked = _HeapLock(renderer)
         self._press = {}  # each word's "press" line, made once
         for word in WORDS:
             self._press[word] = "press " + word
@@ -329,7 +310,7 @@ class StaticScreens:
                     continue
                 shown[i] = shows
                 text, colour, x = self._row_content
-                with self.heap_locked:
+                with HEAP:
                     left = i * width
                     self.pen.text_row(self._row_player, text, x, self._row_y, colour, left, width)
                 self._row_drew = True
@@ -380,7 +361,7 @@ class StaticScreens:
         if rows == 1:
             yield  # setting the row up was this call's share
         for first in range(0, 8, rows):
-            with self.heap_locked:
+            with HEAP:
                 pen.begin(view, (WIDTH - window) // 2, y + first * scale, player == 1, FELT)
                 pen.big(shape, x, y, colour, first, first + rows)
                 pen.end()

@@ -21,7 +21,7 @@ from micropython import const
 from spit.arbiter import Arbiter
 from spit.controls import Controls
 from spit.keys import button_id
-from spit.pace import COMMIT, DRAW, GLANCE, Pace
+from spit.pace import COMMIT, DRAW, GLANCE, HEAP, Pace
 from spit.rules import PHASE_DEALING, SPIT_ACTION
 from spit.ticks import ticks_add, ticks_diff
 
@@ -55,6 +55,7 @@ class Table:
         self._wake = 0
         # The CPU seats wait while this is set: a screen is being read (the round result).
         self.hold = False
+        self._glancing = None  # the CPU seat whose glance runs with the heap locked
 
     def touch(self, button, t):
         """A press of ``button`` at ``t`` (ticks_us), debounced, in any order."""
@@ -106,17 +107,15 @@ class Table:
             return  # most passes: both seats are waiting for their reactions
         first = self.cpus[self._first]
         second = self.cpus[1 - self._first]
-        if not (
-            self._due(first)
-            or self._due(second)
-            or self._wants_look(first)
-            or self._wants_look(second)
-        ):
+        # Each question asked once a pass: every call costs tens of µs on the Pico.
+        acting = first if self._due(first) else second if self._due(second) else None
+        if acting is None and not (self._wants_look(first) or self._wants_look(second)):
             self._settle()
             return
         if not self.pace.turn(GLANCE, self.arbiter):
             return
-        if self._act(first, now) or self._act(second, now):
+        if acting is not None:
+            self._act(acting, now)
             return
         while self._glance(first) or self._glance(second):
             if not self.pace.early(GLANCE):
@@ -137,22 +136,23 @@ class Table:
         return cpu is not None and cpu.action is not None and ticks_diff(self._ms, cpu.due) >= 0
 
     def _act(self, cpu, now):
-        """Press the buttons of ``cpu``'s planned action if it is due; True if it was."""
-        if not self._due(cpu):
-            return False
+        """Press the buttons of ``cpu``'s planned action, which is due."""
         action = cpu.action
         self._settled = -1
         cpu.done()
         self._seen[cpu.seat] = -1
         if action == SPIT_ACTION and not cpu.wants_spit(self.game):
-            return True  # the table moved on since the CPU reached for SPIT: no call
-        self._press(cpu.seat, action, now)
-        return True
+            return  # the table moved on since the CPU reached for SPIT: no call
+        self._press(cpu.seat, self.controls.presses_for(cpu.seat, action), now)
 
-    def _press(self, seat, action, now):
-        """Press the buttons that make ``action`` for ``seat``, all at ``now``."""
-        for key in self.controls.presses_for(seat, action) or ():
-            self.arbiter.add(button_id(seat, key), now)
+    def _press(self, seat, presses, now):
+        """Press ``presses`` (keys, or None: none) of ``seat``, all at ``now``."""
+        if presses is None:
+            return
+        i = 0
+        while i < len(presses):  # no iterator: it would take the frame past 11 words
+            self.arbiter.add(button_id(seat, presses[i]), now)
+            i += 1
 
     def _wants_look(self, cpu):
         """Whether ``cpu`` has a look to go on with, or the table changed since its last."""
@@ -166,5 +166,11 @@ class Table:
         if not self._wants_look(cpu):
             return False
         self._seen[cpu.seat] = len(self.game.history)
-        cpu.glance(self.game, self._ms)
+        self._glancing = cpu
+        HEAP.call(Table._glance_locked, self)
         return True
+
+    def _glance_locked(self):
+        # With the heap locked (``spit.pace``): a glance allocates nothing, and its
+        # functions, some over 11 words, then take their frames from the C stack.
+        self._glancing.glance(self.game, self._ms)

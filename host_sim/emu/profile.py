@@ -198,7 +198,8 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
     if regions is not None:
         handheld.controller.renderer.regions_per_call = regions
     if with_stages:
-        handheld.capture.drain = timed(handheld.capture.drain, STAGES.index("drain"))
+        debouncer = handheld.debouncer  # it binds the capture's drain once
+        debouncer._drain = timed(debouncer._drain, STAGES.index("drain"))
     handheld.saved.seats = [level, level]
     breaks_run = [0]
     take_break = handheld.controller.on_break
