@@ -41,8 +41,9 @@ wait states, no cache misses), so a real Pico is a little slower.
   ``emu_main_loop_play_pass_max_us`` and ``_median_us``: the same over the passes in
   play; ``emu_cpu_decision_us``: the longest ``Cpu.glance``, the part of a CPU seat's
   look that one pass runs;
-  ``emu_gc_during_round``: garbage collections while the round was in play, and
-  ``emu_alloc_bytes_in_play``: what the passes in play allocated.
+  ``emu_gc_during_round``: garbage collections while the round was in play,
+  ``emu_heap_fell_in_play``: passes in play in which the heap in use fell without one (a list
+  giving back room), and ``emu_alloc_bytes_in_play``: what the passes in play allocated.
 - ``emu_press_to_commit_max_us``: player 1's presses against the CPU (SPIT on the ready
   screen, then card and pile buttons in play), pin edge to ``Controls.press``, the
   largest (``profile.press_to_commit``).
@@ -294,6 +295,7 @@ def loop_figures():
         "emu_main_loop_play_pass_median_us": report["play_pass_median_us"],
         "emu_cpu_decision_us": report["look_max_us"],
         "emu_gc_during_round": report["collections_in_play"],
+        "emu_heap_fell_in_play": report["heap_fell_in_play"],
         "emu_alloc_bytes_in_play": report["play_alloc_bytes"],
         "emu_press_to_commit_max_us": round(max(delay for _, _, delay in presses), 1),
     }

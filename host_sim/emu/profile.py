@@ -27,11 +27,13 @@ between the stages, is ``flow``):
 The wrappers cost time themselves (a call through ``*args``), so the pass figures come
 from a separate run with only ``Cpu.glance`` timed (``stages=False``). Either run also
 reports the longest glance (a CPU seat's look goes on over passes, a glance a pass),
-and the heap: collections during play (a pass after which ``gc.mem_alloc()`` fell while
-the game stayed in play) and the bytes allocated by passes in play. ``pass_max_us`` is
-the slowest pass of all, screen changes between rounds included, but not the breaks:
-``break_pass_max_us`` is the slowest pass given to ``Handheld._break`` (the save when
-the saved data changed, a finished game's transcript, and the garbage collection),
+and the heap: collections during play (a pass in play after which ``gc.mem_alloc()`` fell
+and which took ``_COLLECTION_US`` or more: a collection takes 10-40 ms on this heap), the
+passes in play in which it fell without one (``heap_fell_in_play``: a list that ``pop``
+leaves less than half full gives back half its room) and the bytes allocated by passes in
+play. ``pass_max_us`` is the slowest pass of all, screen changes between rounds included,
+but not the breaks: ``break_pass_max_us`` is the slowest pass given to ``Handheld._break``
+(the save when the saved data changed, a finished game's transcript, and the garbage collection),
 ``breaks`` how many there were. ``play_pass_max_us`` is the slowest pass that began and
 ended in play (``worst_play_pass`` its stages), and ``play_pass_median_us`` their median.
 
@@ -59,6 +61,7 @@ _ROUNDS = 1
 _TAIL_PASSES = 150
 _MAX_PASSES = 1_500
 _SLOW_KEPT = 12  # the slowest passes reported, with what each was
+_COLLECTION_US = 5_000  # no pass in play comes near it but one that collects
 
 _PROGRAM = """
 import gc, time
@@ -215,7 +218,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
     worst = array("i", [0] * len(STAGES))
     stage_max = array("i", [0] * len(STAGES))
     worst_play = array("i", [0] * len(STAGES))
-    passes = play_passes = collections = play_alloc = worst_us = worst_play_us = 0
+    passes = play_passes = collections = fell = play_alloc = worst_us = worst_play_us = 0
     breaks = break_us = tail = 0
     now = time.ticks_us()
     while passes < max_passes:
@@ -260,8 +263,10 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
                 worst_play_us = took
                 for i in range(len(STAGES)):
                     worst_play[i] = spent[i]
-            if after < before:
+            if after < before and took >= %(collection_us)d:
                 collections += 1
+            elif after < before:
+                fell += 1
             else:
                 play_alloc += after - before
     for i in range(play_passes):  # one by one: the heap has no large free block left
@@ -272,6 +277,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         "total": list(total), "worst": list(worst),
         "worst_play": list(worst_play), "stage_max": list(stage_max),
         "look_max_us": looks[0], "looks": looks[1], "collections_in_play": collections,
+        "heap_fell_in_play": fell,
         "play_alloc_bytes": play_alloc, "errors": handheld.errors,
         "last_error": repr(handheld.last_error),
         "history": len(session.table.game.history) if session is not None else -1,
@@ -391,6 +397,7 @@ def profile_files():
         "tail": _TAIL_PASSES,
         "max_passes": _MAX_PASSES,
         "slow_kept": _SLOW_KEPT,
+        "collection_us": _COLLECTION_US,
     }
     extra = {"loop_run.mpy": compiled("loop_run", program)}
     extra["press_run.mpy"] = compiled("press_run", _PRESSES)
