@@ -111,7 +111,6 @@ EVERY_PASS = {
         "Table._act",
         "Table._press",
         "Table._glance",
-        "Table._glance_locked",
     ],
     "spit/arbiter.py": ["Arbiter.commit_due"],
     "spit/controls.py": ["Controls.update"],

@@ -109,9 +109,13 @@ _HINT_CHARS = const(40)  # the ready screen's hint line, across the screen
 _TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
 # Each event's sound, by its number (None: silent): a subscript, not a call, on every press.
 _EVENT_SOUNDS = [None] * len(EVENT_NAMES)
-for _event, _sound in ((PLAYED, "play"), (REFUSED, "illegal"), (LOST_RACE, "illegal")):
+for _event, _sound in (
+    (PLAYED, "play"),
+    (REFUSED, "illegal"),
+    (LOST_RACE, "illegal"),
+    (SPAT, "spit"),
+):
     _EVENT_SOUNDS[_event] = _sound
-_EVENT_SOUNDS[SPAT] = "spit"
 _EVENT_SOUNDS = tuple(_EVENT_SOUNDS)
 _MATCH_SALT = const(0x4D47)
 # Presses this soon after the one that started a match are part of starting it, not

@@ -117,17 +117,16 @@ class Pace:
         waiting = self.waiting
         if waiting != _NOBODY and waiting != kind:
             return False  # the other kind goes first
-        now = self.clock()  # read once: each reading is a call
-        ends = ticks_add(now, _LONGEST_US[kind])
-        if not self.carried and arbiter is not None and arbiter.due(ends):
-            return False  # the pass ends sooner, and the next commits the press
-        if not self.carried and (
-            ticks_diff(now, self._start) < _BEFORE_US[kind]
-            or (waiting == kind and self._waits >= HOLD_PASSES)
-        ):
-            self.waiting = _NOBODY
-            self.carried = True
-            return True
+        if not self.carried:
+            now = self.clock()  # read once: each reading is a call
+            if arbiter is not None and arbiter.due(ticks_add(now, _LONGEST_US[kind])):
+                return False  # the pass ends sooner, and the next commits the press
+            if ticks_diff(now, self._start) < _BEFORE_US[kind] or (
+                waiting == kind and self._waits >= HOLD_PASSES
+            ):
+                self.waiting = _NOBODY
+                self.carried = True
+                return True
         if waiting == _NOBODY:
             self.waiting = kind
             self._waits = 0

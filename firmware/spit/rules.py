@@ -480,12 +480,11 @@ class Game:
                 self.check(action)  # raises: every move allowed has been made
             return
         self.check(action)
+        self.history.append(action)
         if action >> 9 == SPIT:
             self._spit()
-            self.history.append(action)
             self._note_stall()
         else:
-            self.history.append(action)
             self.slaps += 1
             self._settle_slap((action >> 8) & 1, action & 15)
 

@@ -55,7 +55,6 @@ class Table:
         self._wake = 0
         # The CPU seats wait while this is set: a screen is being read (the round result).
         self.hold = False
-        self._glancing = None  # the CPU seat whose glance runs with the heap locked
 
     def touch(self, button, t):
         """A press of ``button`` at ``t`` (ticks_us), debounced, in any order."""
@@ -166,11 +165,8 @@ class Table:
         if not self._wants_look(cpu):
             return False
         self._seen[cpu.seat] = len(self.game.history)
-        self._glancing = cpu
-        HEAP.call(Table._glance_locked, self)
-        return True
-
-    def _glance_locked(self):
         # With the heap locked (``spit.pace``): a glance allocates nothing, and its
         # functions, some over 11 words, then take their frames from the C stack.
-        self._glancing.glance(self.game, self._ms)
+        with HEAP:
+            cpu.glance(self.game, self._ms)
+        return True
