@@ -29,7 +29,7 @@ import gc
 from drivers.debounce import Debouncer
 from micropython import const
 from spit.controller import ERROR, Controller
-from spit.pace import Pace
+from spit.pace import SOUND, Pace
 
 # The error screen shows 8 rows of 38 columns: a longer message only costs memory.
 _MESSAGE_MAX = const(320)
@@ -142,13 +142,12 @@ class Handheld:
         if self.watchdog is not None:
             self.watchdog.feed()
         self.pace.begin()
-        if self._tone is not None:
-            self._start_tone()
-            self.pace.spend()  # about as long as a region: the pass carries nothing that can wait
         debouncer = self.debouncer
         debouncer.update(now)
         # A button down since power-on counts only once it has been released.
         self.controller.run(now, self.capture.pressed_mask() & ~debouncer.held_since_start)
+        if self._tone is not None and self.pace.turn(SOUND):
+            self._start_tone()
         buzzer = self.buzzer
         if buzzer is not None and buzzer.playing is not None:  # a call only while it sounds
             buzzer.update(now)
@@ -193,8 +192,8 @@ class Handheld:
             self.on_game_over(game, match)
 
     def _sound(self, name, now):
-        # Setting a tone up takes about 0.2 ms on the Pico: not in the pass of the press
-        # that asked for it, which has a card to put down first.
+        # Setting a tone up takes about 0.3 ms on the Pico: at the end of a pass, in its
+        # turn (``spit.pace``), not in the pass of the press that asked for it.
         self._tone = name
         self._tone_at = now
 

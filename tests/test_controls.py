@@ -310,6 +310,8 @@ def test_a_lost_race_leaves_its_banner_to_the_next_update():
     assert table.press(P1, keys.C1, t=1150) == (LOST_RACE, P1, 0)
     contest = table.controls.contest
     assert (contest.winner, contest.margin_us, contest.banner) == (P2, 150, None)
+    assert table.controls.update(2000), "first, whether P2's play left anybody stuck"
+    assert contest.banner is None
     table.controls.update(2000)
     assert contest.banner == "P2 by 0.15 ms"
     assert table.controls.changes == changes + 2, "the lost race, then its banner"

@@ -140,7 +140,7 @@ def test_from_power_on_to_a_persons_first_card_played(tmp_path):
         cpus = (Cpu(P1), Cpu(P2))
         while table.game.plays == 0:  # a deal may need a gap filled, or a spit, first
             play_next(face, table, cpus)
-        assert face.picture() != dealt
+        face.until(lambda: face.picture() != dealt, SCREEN_US, "the card on its pile")
 
 
 def eager_spits(delay_us, shots):

@@ -105,13 +105,9 @@ EVERY_PASS = {
         "StaticScreens.error",
     ],
     "spit/session.py": ["Session.run"],
-    "spit/table.py": [
-        "Table.run",
-        "Table._run_cpus",
-        "Table._act",
-        "Table._press",
-        "Table._glance",
-    ],
+    # The CPU seats' part of a pass (``Table._run_cpus``) runs with the heap locked, its
+    # frames on the C stack whatever their size: ``tests/test_table.py`` locks a whole game.
+    "spit/table.py": ["Table.run"],
     "spit/arbiter.py": ["Arbiter.commit_due"],
     "spit/controls.py": ["Controls.update"],
 }

@@ -1,7 +1,7 @@
 """The pace of a main-loop pass: work that can wait runs early in a pass, one piece a
 pass, the kinds taking turns (``spit.pace``)."""
 
-from spit.pace import ALONE_MAX, COMMIT, DRAW, GLANCE, HOLD_PASSES, Pace
+from spit.pace import ALONE_MAX, DRAW, GLANCE, HOLD_PASSES, SOUND, Pace
 
 
 def _paced():
@@ -59,7 +59,7 @@ def test_without_a_clock_every_pass_has_time_for_everything():
     pace = Pace()
     pace.begin()
     pace.spend()
-    assert pace.turn(GLANCE) and pace.turn(DRAW) and pace.early(COMMIT)
+    assert pace.turn(GLANCE) and pace.turn(DRAW) and pace.turn(SOUND)
 
 
 class _Arbiter:
@@ -94,7 +94,9 @@ def test_the_screen_s_passes_of_its_own_give_way_to_the_game_every_few_passes():
 def test_early_holds_each_kind_to_its_own_threshold():
     clock, pace = _paced()
     pace.begin()
-    clock[0] += 800
-    assert pace.early(DRAW) and pace.early(COMMIT) and not pace.early(GLANCE)
-    clock[0] += 400
-    assert not pace.early(DRAW) and not pace.early(COMMIT)
+    clock[0] += 600
+    assert not pace.early(DRAW) and pace.early(GLANCE) and pace.early(SOUND)
+    clock[0] += 300
+    assert not pace.early(GLANCE) and pace.early(SOUND)
+    clock[0] += 300
+    assert not pace.early(SOUND)

@@ -138,10 +138,11 @@ def test_a_session_game_is_the_same_on_micropython(mpvm, options):
     assert int(on_vm.split()[2]) > 0, "the game had plays"
 
 
-def test_the_cpu_seats_glance_with_the_heap_locked_on_micropython(mpvm):
-    # As on the device: every glance of a whole CPU game runs with the heap locked, so a
-    # glance that allocated would end the game in a MemoryError.
-    options = "stack=on spit=auto"
+@pytest.mark.parametrize("options", ["", "middle=one quick=off", "stack=on spit=auto"])
+def test_the_cpu_seats_play_with_the_heap_locked_on_micropython(mpvm, options):
+    # As on the device: the CPU seats' part of every pass of a whole game (their glances,
+    # and their presses through ``Controls.keys_for``) runs with the heap locked, so any
+    # allocation there would end the game in a MemoryError.
     locked = mpvm("from spit.pace import HEAP\nHEAP.on = True\n" + SESSION_GAME % options)
     assert locked == mpvm(SESSION_GAME % options)
 
@@ -238,6 +239,9 @@ def test_a_late_pass_commits_one_press_and_the_clocks_wait_for_a_pass_without_on
     assert table.controls.hand[0] == 1 and game.spits == 0, "a pass with a press in it"
     pace.begin()
     table.run(due + 3500)
+    assert game.spits == 0, "a pass works out whether the last action left everybody stuck"
+    pace.begin()
+    table.run(due + 4500)
     assert game.spits == 1, "then the clocks run on"
 
 
@@ -313,7 +317,7 @@ def test_contested_ties_split_within_one_over_many_games():
         None,
         lambda game, match: games.append(game),
     )
-    mixed_play(session, 300, random.Random(5), (keys.LEFT, keys.RIGHT, keys.C1, keys.C2))
+    mixed_play(session, 450, random.Random(5), (keys.LEFT, keys.RIGHT, keys.C1, keys.C2))
     arbiter = session.arbiter
     assert len(games) >= 3 and arbiter.ties >= 20
     assert abs(arbiter.tie_wins[0] - arbiter.tie_wins[1]) <= 1

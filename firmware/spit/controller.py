@@ -223,7 +223,10 @@ class Controller:
         if renderer is not None and self._answer:
             self._answer_now(now)  # whatever the pace: the answer to the press that brought it
             return
-        if self._in_game and renderer.busy and self.pace.alone(self.arbiter):
+        # What a game's screen left, or a piece of drawing turned away in the last pass,
+        # goes first, in a pass of its own.
+        left = self._in_game and renderer.busy
+        if (left or self.pace.waiting == DRAW) and self.pace.alone(self.arbiter):
             self._draw_alone(now)
             return
         if self.mode == MATCH:
@@ -234,10 +237,11 @@ class Controller:
             self._screen_after(now)
 
     def _draw_alone(self, now):
-        """What a game's screen left from its last call, in a pass of its own
-        (``Pace.alone``): the rules' timers and the CPU seats wait for the next pass."""
+        """What a game's screen left from its last call, or a piece of drawing turned away
+        (with the new values), in a pass of its own (``Pace.alone``): the rules' timers
+        and the CPU seats wait for the next pass."""
         renderer = self.renderer
-        if not renderer.step(REGION):
+        if not (renderer.busy and renderer.step(REGION)):
             self._draw(now, REGION)
         if renderer.busy:
             self._still = None  # ``_note_still``'s answer, without the call
@@ -248,9 +252,10 @@ class Controller:
         """The screen's share of a pass that ran the game or the menus (``spit.pace``)."""
         renderer = self.renderer
         if self._answer:
-            self._answer_now(now)  # a new screen came in this pass
+            if not self.pace.carried:
+                self._answer_now(now)  # a new screen came in this pass; else the next's start
         elif self._in_game and renderer.busy:
-            if not self.pace.carried and self.pace.early(DRAW):
+            if self.pace.turn(DRAW, self.arbiter):
                 # What the screen left goes in passes of its own: this one takes the new
                 # values (follows the game's changes), so that those need not look.
                 self._draw(now, TAKE)

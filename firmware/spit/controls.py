@@ -254,40 +254,60 @@ class Controls:
         return player if key == keys.LEFT else 1 - player
 
     def presses_for(self, player, action):
-        """The keys ``player`` presses to make ``action``, from their current hand, or
-        None if the buttons cannot make it (with ``quick=on`` a card that fits exactly
-        one pile is played by its button, so it cannot be moved into a gap).
+        """The keys ``player`` presses to make ``action``, from their current hand, as a
+        list, or None if the buttons cannot make it (``keys_for``)."""
+        keys_out = bytearray(3)
+        count = self.keys_for(player, action, keys_out)
+        return None if count < 0 else list(keys_out[:count])
+
+    def keys_for(self, player, action, keys_out):
+        """Write into ``keys_out`` (3 bytes) the keys ``player`` presses to make ``action``,
+        from their current hand; return how many, or -1 if the buttons cannot make it
+        (with ``quick=on`` a card that fits exactly one pile is played by its button, so
+        it cannot be moved into a gap). No list: the CPU seats press in a pass of play.
 
         This is how the CPU seats play: through the same buttons as a person."""
         kind = action >> 9
         first = (action >> 4) & 15
         last = action & 15
         if kind == SPIT:
-            return [] if self.called[player] else [keys.SPIT]
+            keys_out[0] = keys.SPIT
+            return 0 if self.called[player] else 1
         if kind == SLAP:
-            return [self.key_of(player, last)]
+            keys_out[0] = self.key_of(player, last)
+            return 1
         held = self.hand[player]
         if held == first:
-            return [last if kind == MOVE else self.key_of(player, last)]
-        presses = [held, first] if held >= 0 else [first]
+            keys_out[0] = last if kind == MOVE else self.key_of(player, last)
+            return 1
+        count = 0
+        if held >= 0:
+            keys_out[0] = held
+            count = 1
+        keys_out[count] = first
+        count += 1
         fit = self._only_fit(self.game.stock_top(player, first)) if self._quick else -1
         if kind == MOVE:
             if fit >= 0:
-                return None
-            presses.append(last)
-        elif fit != last:
-            presses.append(self.key_of(player, last))
-        return presses
+                return -1
+            keys_out[count] = last
+            return count + 1
+        if fit != last:
+            keys_out[count] = self.key_of(player, last)
+            count += 1
+        return count
 
     def key_of(self, player, pile):
         """The pile button, ``L`` or ``R``, that means ``pile`` to ``player``."""
         return keys.LEFT if self.game.one_pile() or pile == player else keys.RIGHT
 
     def update(self, now):
-        """Run the timers: the countdown, the automatic spit and the slap time limit;
-        first, what the last press left to work out."""
+        """Run the timers: the countdown, the automatic spit and the slap time limit.
+        First, what the last action left to work out, in a pass of its own: True when
+        this pass did that (the timers run in the next)."""
         if self._stuck_at >= 0:
             self._note_stuck()
+            return True
         if self.contest.banner is None:
             self.contest.settle()
             self.changes += 1  # the banner is there to show
@@ -305,6 +325,7 @@ class Controls:
             action = self.unslapped_action()
             self._apply(action, now)
             self._tell(SLAPPED, -1, action & 15)
+        return False
 
     def countdown_left(self, now):
         """While counting: the µs left before the round opens."""

@@ -1,8 +1,10 @@
 """How much of one main-loop pass is spent, and what the rest of it may carry.
 
 Every pass must end within about 2 ms on the Pico. Capture and the earliest due press
-run in every pass. The rest is work that can wait: more due presses (``COMMIT``), a CPU
-seat's press or glance (``GLANCE``), a piece of drawing (``DRAW``). Each runs only while
+(one a pass) run in every pass, and so does what the last action left to work out
+(``spit.controls``: whether everybody is stuck), in a pass that then carries nothing
+else. The rest is work that can wait: a CPU seat's press or glance (``GLANCE``), a piece
+of drawing (``DRAW``), the start of a tone (``SOUND``). Each runs only while
 the pass is early enough for it and no press will be due before it would end, and a
 pass carries one piece at most: none after a press was committed in it (``spend``),
 never a glance and a piece of drawing together. The kinds take turns: once one has been
@@ -21,7 +23,7 @@ simulator's stepped time) every pass has time for everything, so runs stay exact
 repeatable.
 
 >>> pace = Pace()
->>> pace.begin(); pace.early(COMMIT)
+>>> pace.begin(); pace.early(GLANCE)
 True
 >>> pace.turn(GLANCE)
 True
@@ -34,11 +36,12 @@ from spit.ticks import ticks_add, ticks_diff
 # The kinds of work that can wait.
 DRAW = const(0)
 GLANCE = const(1)
-COMMIT = const(2)
+SOUND = const(2)
 _NOBODY = const(-1)
 
-# A piece of drawing (a region: 0.5-1.1 ms on the Pico) starts only this early in a pass.
-_DRAW_BEFORE_US = const(1_000)
+# A piece of drawing (a region: 0.5-1.1 ms on the Pico) starts only this early in a pass:
+# in a game, a pass of its own (``Controller``), before the game's work.
+_DRAW_BEFORE_US = const(450)
 # Nor when a press will be due before this long, about the longest region: the pass ends
 # sooner, and the next commits the press.
 _DRAW_US = const(1_500)
@@ -46,12 +49,10 @@ _DRAW_US = const(1_500)
 # pass or several.
 _GLANCE_BEFORE_US = const(700)
 _GLANCE_US = const(1_000)  # about the longest glance
-# Another due press is committed in the same pass while the pass is this early: a card
-# picked up costs about 0.3 ms on the Pico, a card played 1.5-3 ms, and a CPU seat
-# presses two or three buttons at once.
-_COMMIT_BEFORE_US = const(1_000)
+# A tone starts (about 0.3 ms on the Pico: the PWM's frequency and duty) this early.
+_SOUND_BEFORE_US = const(1_100)
 # Each kind's thresholds, by kind: how early in a pass it starts, and how long it may run.
-_BEFORE_US = (_DRAW_BEFORE_US, _GLANCE_BEFORE_US, _COMMIT_BEFORE_US)
+_BEFORE_US = (_DRAW_BEFORE_US, _GLANCE_BEFORE_US, _SOUND_BEFORE_US)
 _LONGEST_US = (_DRAW_US, _GLANCE_US, 0)
 # After this many passes turned away, a kind runs however late, in a pass that carries
 # nothing else: so the screen and the CPU seats move on when every pass is slow.
@@ -122,7 +123,7 @@ class Pace:
             if arbiter is not None and arbiter.due(ticks_add(now, _LONGEST_US[kind])):
                 return False  # the pass ends sooner, and the next commits the press
             if ticks_diff(now, self._start) < _BEFORE_US[kind] or (
-                waiting == kind and self._waits >= HOLD_PASSES
+                waiting == kind and self._waits >= HOLD_PASSES and not self._asked
             ):
                 self.waiting = _NOBODY
                 self.carried = True
@@ -130,8 +131,9 @@ class Pace:
         if waiting == _NOBODY:
             self.waiting = kind
             self._waits = 0
+        if not self._asked:  # passes turned away, however often a pass asks
+            self._waits += 1
         self._asked = True
-        self._waits += 1
         return False
 
     def alone(self, arbiter):

@@ -21,7 +21,7 @@ from micropython import const
 from spit.arbiter import Arbiter
 from spit.controls import Controls
 from spit.keys import button_id
-from spit.pace import COMMIT, DRAW, GLANCE, HEAP, Pace
+from spit.pace import DRAW, GLANCE, HEAP, Pace
 from spit.rules import PHASE_DEALING, SPIT_ACTION
 from spit.ticks import ticks_add, ticks_diff
 
@@ -42,9 +42,10 @@ class Table:
         self.arbiter = arbiter or Arbiter()
         self.controls = Controls(game, listener)
         self.cpus = cpus
-        # Bound once: run() is called every pass.
+        # Bound once: run() is called every pass, and binding a method allocates.
         self._commit = self.controls.press
         self._contested = self.controls.contested
+        self._cpus_turn = self._run_cpus
         self._seen = [-1, -1]  # the history length each CPU seat last looked at
         self._ms = 0  # the CPU seats' clock, in ms
         self._last_us = -1
@@ -55,6 +56,7 @@ class Table:
         self._wake = 0
         # The CPU seats wait while this is set: a screen is being read (the round result).
         self.hold = False
+        self._keys = bytearray(3)  # the keys of a CPU seat's action (``Controls.keys_for``)
 
     def touch(self, button, t):
         """A press of ``button`` at ``t`` (ticks_us), debounced, in any order."""
@@ -73,22 +75,23 @@ class Table:
             self.pace.spend()
             return
         arbiter = self.arbiter
-        # The earliest due press every pass; more while the pass is early (each can
-        # cost a millisecond or more on the Pico), the rest in the passes that follow.
-        # The clocks and the CPU seats wait for the next pass: a press before a
-        # deadline still beats it, since the clocks run at the commit horizon.
+        # The earliest due press, one a pass (a press and its commit take up to about 1.1
+        # ms on the Pico), the rest in the passes that follow. The clocks and the CPU
+        # seats wait for the next pass: a press before a deadline still beats it, since
+        # the clocks run at the commit horizon.
         if arbiter.commit_due(now, self._commit, self._contested, 1):
             self.pace.spend()
-            while game.phase != PHASE_DEALING and self.pace.early(COMMIT):
-                if not arbiter.commit_due(now, self._commit, self._contested, 1):
-                    break
             return
         horizon = ticks_add(now, -arbiter.settle_us)
-        self.controls.update(horizon)  # may end the round: the slap time limit
-        if game.phase == PHASE_DEALING:
+        if self.controls.update(horizon):
+            self.pace.spend()  # it worked out what the last action left: nothing else now
             return
+        if game.phase == PHASE_DEALING:
+            return  # the slap time limit ended the round
         if (self.cpus[0] is not None or self.cpus[1] is not None) and not self.hold:
-            self._run_cpus(horizon)
+            # With the heap locked (``spit.pace``): the CPU seats allocate nothing, and
+            # their functions, some over 11 words, then take their frames from the C stack.
+            HEAP.call(self._cpus_turn, horizon)
 
     def _run_cpus(self, now):
         if self.pace.waiting == DRAW:
@@ -108,7 +111,8 @@ class Table:
         second = self.cpus[1 - self._first]
         # Each question asked once a pass: every call costs tens of µs on the Pico.
         acting = first if self._due(first) else second if self._due(second) else None
-        if acting is None and not (self._wants_look(first) or self._wants_look(second)):
+        looker = self._looker(first, second)
+        if acting is None and looker is None:
             self._settle()
             return
         if not self.pace.turn(GLANCE, self.arbiter):
@@ -116,9 +120,11 @@ class Table:
         if acting is not None:
             self._act(acting, now)
             return
-        while self._glance(first) or self._glance(second):
+        while looker is not None:
+            self._glance(looker)
             if not self.pace.early(GLANCE):
                 return
+            looker = self._looker(first, second)
         self._settle()
 
     def _settle(self):
@@ -142,16 +148,19 @@ class Table:
         self._seen[cpu.seat] = -1
         if action == SPIT_ACTION and not cpu.wants_spit(self.game):
             return  # the table moved on since the CPU reached for SPIT: no call
-        self._press(cpu.seat, self.controls.presses_for(cpu.seat, action), now)
-
-    def _press(self, seat, presses, now):
-        """Press ``presses`` (keys, or None: none) of ``seat``, all at ``now``."""
-        if presses is None:
-            return
+        seat = cpu.seat
+        count = self.controls.keys_for(seat, action, self._keys)
         i = 0
-        while i < len(presses):  # no iterator: it would take the frame past 11 words
-            self.arbiter.add(button_id(seat, presses[i]), now)
+        while i < count:  # not a range: it would allocate, with the heap locked
+            self.arbiter.add(button_id(seat, self._keys[i]), now)
             i += 1
+
+    def _looker(self, first, second):
+        """The seat that glances next: ``first`` if it wants a look, else ``second`` if
+        it does, else None."""
+        if self._wants_look(first):
+            return first
+        return second if self._wants_look(second) else None
 
     def _wants_look(self, cpu):
         """Whether ``cpu`` has a look to go on with, or the table changed since its last."""
@@ -160,13 +169,6 @@ class Table:
         return cpu.looking() or self._seen[cpu.seat] != len(self.game.history)
 
     def _glance(self, cpu):
-        """Go on with ``cpu``'s look, or begin one if the table changed since its last;
-        True if it glanced."""
-        if not self._wants_look(cpu):
-            return False
+        """Go on with ``cpu``'s look, or begin one on the table as it is now."""
         self._seen[cpu.seat] = len(self.game.history)
-        # With the heap locked (``spit.pace``): a glance allocates nothing, and its
-        # functions, some over 11 words, then take their frames from the C stack.
-        with HEAP:
-            cpu.glance(self.game, self._ms)
-        return True
+        cpu.glance(self.game, self._ms)
