@@ -1,7 +1,7 @@
 """A transcript played back through the buttons, as the players pressed them.
 
 Each word of the transcript becomes the presses that make it now (the firmware's own
-``Controls.presses_for``, as the CPU seats use it), pressed on the device's pins at the
+``Controls.presses_for``: the keys the CPU seats press), pressed on the device's pins at the
 recorded pace: the gap between two words' press times (``@`` times; 0.6 s apart when
 there are none, and never more than 9.5 s, less than the slap time limit). Whatever
 the firmware then applies is checked against the transcript word by word.

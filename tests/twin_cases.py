@@ -81,8 +81,6 @@ def _fits(rng):
         calls.append(["can_play", [stock, ranks]])
         stale = _buffer([7] * 13)  # the counts of a last look, cleared by the call
         calls.append(["count_fits", [stock, stale, above, below]])
-        up = [rng.randint(1, max(len(cards), 1)) for cards in stock]
-        calls.append(["can_dig", [stock, up]])
     return calls
 
 

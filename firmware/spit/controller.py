@@ -220,15 +220,15 @@ class Controller:
         if held & _SPITS or self._held_since[0] >= 0 or self._held_since[1] >= 0:
             self._note_holds(now, held)
         renderer = self.renderer
-        if renderer is not None and self._answer:
-            self._answer_now(now)  # whatever the pace: the answer to the press that brought it
-            return
-        # What a game's screen left, or a piece of drawing turned away in the last pass,
-        # goes first, in a pass of its own.
-        left = self._in_game and renderer.busy
-        if (left or self.pace.waiting == DRAW) and self.pace.alone(self.arbiter):
-            self._draw_alone(now)
-            return
+        if renderer is not None:
+            if self._answer:
+                self._answer_now(now)  # whatever the pace: the answer to the press that brought it
+                return
+            # What the screen left from its last call, or a piece of drawing turned away in
+            # the last pass, goes first, in a pass of its own: a piece starts early.
+            if (renderer.busy or self.pace.waiting == DRAW) and self._draws_alone():
+                self._draw_alone(now)
+                return
         if self.mode == MATCH:
             self._run_match(now)
         else:
@@ -236,10 +236,18 @@ class Controller:
         if renderer is not None:
             self._screen_after(now)
 
+    def _draws_alone(self):
+        """Whether this pass only draws: in a game, at most ``ALONE_MAX`` passes in a row
+        (``Pace.alone``), so that the game moves on; outside one, whenever drawing has its
+        turn (the menus' work is their presses, and a press due goes first)."""
+        if self._in_game:
+            return self.pace.alone(self.arbiter)
+        return not self.arbiter.due(self._now) and self.pace.turn(DRAW, self.arbiter)
+
     def _draw_alone(self, now):
-        """What a game's screen left from its last call, or a piece of drawing turned away
-        (with the new values), in a pass of its own (``Pace.alone``): the rules' timers
-        and the CPU seats wait for the next pass."""
+        """What the screen left from its last call, or a piece of drawing turned away (with
+        the new values), in a pass of its own (``Pace.alone``): the game's work (the
+        rules' timers, the CPU seats) or the menus' waits for the next pass."""
         renderer = self.renderer
         if not (renderer.busy and renderer.step(REGION)):
             self._draw(now, REGION)

@@ -303,8 +303,8 @@ class Controls:
 
     def update(self, now):
         """Run the timers: the countdown, the automatic spit and the slap time limit.
-        First, what the last action left to work out, in a pass of its own: True when
-        this pass did that (the timers run in the next)."""
+        First, what the last action left to work out. True when this pass did work that
+        fills it (that, or an action of the timers): the rest waits for the next."""
         if self._stuck_at >= 0:
             self._note_stuck()
             return True
@@ -313,19 +313,24 @@ class Controls:
             self.changes += 1  # the banner is there to show
         game = self.game
         if self.counting:
-            if ticks_diff(now, self._opening_at) >= 0:
-                self.counting = False
-                self.called[0] = self.called[1] = False
-                self._spit(self._opening_at)
+            if ticks_diff(now, self._opening_at) < 0:
+                return False
+            self.counting = False
+            self.called[0] = self.called[1] = False
+            self._spit(self._opening_at)
         elif game.phase == PHASE_PLAY:
-            auto = self._stuck and game.options.spit == "auto"
-            if auto and ticks_diff(now, self._since) >= self.auto_spit_us:
-                self._spit(now)
+            if not (self._stuck and game.options.spit == "auto"):
+                return False
+            if ticks_diff(now, self._since) < self.auto_spit_us:
+                return False
+            self._spit(now)
         elif game.phase == PHASE_SLAP and ticks_diff(now, self._since) >= self.slap_limit_us:
             action = self.unslapped_action()
             self._apply(action, now)
             self._tell(SLAPPED, -1, action & 15)
-        return False
+        else:
+            return False
+        return True
 
     def countdown_left(self, now):
         """While counting: the µs left before the round opens."""

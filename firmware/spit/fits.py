@@ -1,5 +1,5 @@
-"""Which ranks fit the spit piles, which of a player's tops fit them, and whether a
-player can dig: the hottest loops of the rules and the CPU, as plain functions.
+"""Which ranks fit the spit piles, and which of a player's tops fit them: the hottest
+loops of the rules and the CPU, as plain functions.
 
 ``spit.fits_native`` holds the same functions for the native code emitter, and
 ``spit.twins`` picks it where the port can load it; ``tests/test_fast.py`` holds the
@@ -43,16 +43,3 @@ def count_fits(stock, counts, above, below):
             face = cards[-1] % _RANKS
             counts[above[face]] += 1
             counts[below[face]] += 1
-
-
-def can_dig(stock, up):
-    """True if ``stock`` (a player's slots, ``up[s]`` of slot ``s``'s cards face up) has
-    a gap and a slot with a hidden card: a dig without stacking."""
-    found = 0  # bit 0: a gap, bit 1: a hidden card
-    for slot in range(len(stock)):
-        cards = stock[slot]
-        if not cards:
-            found |= 1
-        elif len(cards) > up[slot]:
-            found |= 2
-    return found == 3

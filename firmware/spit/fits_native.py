@@ -42,17 +42,3 @@ def count_fits(stock, counts, above, below):
             face = cards[-1] % _RANKS
             counts[above[face]] += 1
             counts[below[face]] += 1
-
-
-@micropython.native
-def can_dig(stock, up):
-    """True if ``stock`` (a player's slots, ``up[s]`` of slot ``s``'s cards face up) has
-    a gap and a slot with a hidden card: a dig without stacking."""
-    found = 0  # bit 0: a gap, bit 1: a hidden card
-    for slot in range(len(stock)):
-        cards = stock[slot]
-        if not cards:
-            found |= 1
-        elif len(cards) > up[slot]:
-            found |= 2
-    return found == 3

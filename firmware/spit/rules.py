@@ -29,7 +29,7 @@ from micropython import const
 from spit.cards import DECK_SIZE, FITS, rank
 from spit.options import Options
 from spit.rng import Rng
-from spit.twins import can_dig, can_play, fitting_ranks
+from spit.twins import can_play, fitting_ranks
 
 PHASE_READY = const(0)  # laid out; waiting for the opening spit
 PHASE_PLAY = const(1)
@@ -335,7 +335,18 @@ class Game:
     def _can_dig(self, player):
         if self.options.stack == "on":
             return self.dig_move(player) >= 0
-        return can_dig(self.stock[player], self.face_up[player])
+        # Without stacking a dig needs a gap and a pile with a hidden card.
+        up = self.face_up[player]
+        stock = self.stock[player]
+        found = 0  # bit 0: a gap, bit 1: a hidden card
+        slot = self.slots
+        while slot:  # no iterator: it would take four more words of the frame
+            slot -= 1
+            if not stock[slot]:
+                found |= 1
+            elif len(stock[slot]) > up[slot]:
+                found |= 2
+        return found == 3
 
     def spitters(self):
         """The players who would turn a card at the next spit."""

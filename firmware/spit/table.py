@@ -51,9 +51,9 @@ class Table:
         self._last_us = -1
         self._first = 0  # the seat that may look first in the next pass, flipped each pass
         # While nothing can happen at the CPU seats: the history length they have both
-        # finished looking at (-1: not settled), and the first time a planned action is due.
+        # finished looking at (-1: not settled), and when a planned action is first due.
         self._settled = -1
-        self._wake = 0
+        self._wake_us = 0
         # The CPU seats wait while this is set: a screen is being read (the round result).
         self.hold = False
         self._keys = bytearray(3)  # the keys of a CPU seat's action (``Controls.keys_for``)
@@ -84,29 +84,35 @@ class Table:
             return
         horizon = ticks_add(now, -arbiter.settle_us)
         if self.controls.update(horizon):
-            self.pace.spend()  # it worked out what the last action left: nothing else now
+            self.pace.spend()  # what the last action left, or a timer's action: nothing else
             return
-        if game.phase == PHASE_DEALING:
-            return  # the slap time limit ended the round
-        if (self.cpus[0] is not None or self.cpus[1] is not None) and not self.hold:
-            # With the heap locked (``spit.pace``): the CPU seats allocate nothing, and
-            # their functions, some over 11 words, then take their frames from the C stack.
-            HEAP.call(self._cpus_turn, horizon)
+        if self._cpus_wait(horizon):
+            return  # most passes: both seats are waiting for their reactions
+        # With the heap locked (``spit.pace``): the CPU seats allocate nothing, and their
+        # functions, some over 11 words, then take their frames from the C stack.
+        HEAP.call(self._cpus_turn, horizon)
+
+    def _cpus_wait(self, now):
+        """Whether no CPU seat may act or look in this pass at ``now`` (the commit horizon):
+        none at the table, the screen being read, the screen's turn (``spit.pace``: a
+        glance would be refused anyway), or both seats settled until a reaction is due.
+        The seats take turns to go first, a pass each."""
+        if self.cpus[0] is None and self.cpus[1] is None or self.hold:
+            return True
+        if self.pace.waiting == DRAW:
+            return True
+        self._first = 1 - self._first
+        return self._settled == len(self.game.history) and ticks_diff(now, self._wake_us) < 0
 
     def _run_cpus(self, now):
-        if self.pace.waiting == DRAW:
-            return  # the screen's turn (``spit.pace``): a glance would be refused anyway
         if self._last_us < 0:
             self._last_us = now
         whole_ms = ticks_diff(now, self._last_us) // 1000
         self._ms = ticks_add(self._ms, whole_ms)
         self._last_us = ticks_add(self._last_us, whole_ms * 1000)
         # A CPU seat's presses or glances while the pass has time, in their turn
-        # (``spit.pace``); the seats take turns to go first, and none glances in a pass
-        # where a CPU presses: a glance costs up to a millisecond on the Pico.
-        self._first = 1 - self._first
-        if self._settled == len(self.game.history) and ticks_diff(self._ms, self._wake) < 0:
-            return  # most passes: both seats are waiting for their reactions
+        # (``spit.pace``); none glances in a pass where a CPU presses: a glance costs up
+        # to a millisecond on the Pico.
         first = self.cpus[self._first]
         second = self.cpus[1 - self._first]
         # Each question asked once a pass: every call costs tens of µs on the Pico.
@@ -134,7 +140,8 @@ class Table:
         for cpu in self.cpus:
             if cpu is not None and cpu.action is not None and ticks_diff(cpu.due, wake) < 0:
                 wake = cpu.due
-        self._wake = wake
+        # On the pass clock: the passes that wait need not move the seats' clock.
+        self._wake_us = ticks_add(self._last_us, ticks_diff(wake, self._ms) * 1000)
 
     def _due(self, cpu):
         """Whether ``cpu`` has an action planned and its time has come."""

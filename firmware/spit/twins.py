@@ -59,7 +59,6 @@ def summary():
 
 
 _fits = pick("spit.fits", "native")
-can_dig = _fits.can_dig
 can_play = _fits.can_play
 count_fits = _fits.count_fits
 fitting_ranks = _fits.fitting_ranks
