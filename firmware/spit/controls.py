@@ -191,8 +191,8 @@ class Controls:
         # The press's time and tie flag stay on ``self`` for the functions it runs
         # through: on MicroPython a function with more than 11 words of locals and
         # stack gets its frame from the heap at every call (``host_sim.frames``). A
-        # press is a few calls deep at most: each call costs 15-25 µs on the Pico, and
-        # a pass may commit two presses (``docs/performance.md``).
+        # press is a few calls deep at most: each call costs 15-25 µs on the Pico
+        # (``docs/performance.md``).
         self._t = t
         self._tie = tie
         player = button >> keys.PLAYER_SHIFT

@@ -117,10 +117,11 @@ class Table:
         second = self.cpus[1 - self._first]
         # Each question asked once a pass: every call costs tens of µs on the Pico.
         acting = first if self._due(first) else second if self._due(second) else None
-        looker = self._looker(first, second)
-        if acting is None and looker is None:
-            self._settle()
-            return
+        if acting is None:
+            looker = self._looker(first, second)
+            if looker is None:
+                self._settle()
+                return
         if not self.pace.turn(GLANCE, self.arbiter):
             return
         if acting is not None:
@@ -156,11 +157,9 @@ class Table:
         if action == SPIT_ACTION and not cpu.wants_spit(self.game):
             return  # the table moved on since the CPU reached for SPIT: no call
         seat = cpu.seat
-        count = self.controls.keys_for(seat, action, self._keys)
-        i = 0
-        while i < count:  # not a range: it would allocate, with the heap locked
-            self.arbiter.add(button_id(seat, self._keys[i]), now)
-            i += 1
+        pressed = self._keys
+        for i in range(self.controls.keys_for(seat, action, pressed)):
+            self.arbiter.add(button_id(seat, pressed[i]), now)
 
     def _looker(self, first, second):
         """The seat that glances next: ``first`` if it wants a look, else ``second`` if
@@ -173,7 +172,7 @@ class Table:
         """Whether ``cpu`` has a look to go on with, or the table changed since its last."""
         if cpu is None:
             return False
-        return cpu.looking() or self._seen[cpu.seat] != len(self.game.history)
+        return self._seen[cpu.seat] != len(self.game.history) or cpu.looking()
 
     def _glance(self, cpu):
         """Go on with ``cpu``'s look, or begin one on the table as it is now."""
