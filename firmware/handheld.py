@@ -89,7 +89,7 @@ class Handheld:
         self._repeating = False  # the last pass failed: a fault now is the same run of them
         self._finished = None  # a game over whose transcript is still to be written
         self._told = False  # a save that failed was shown on the screen
-        # A sound asked for in a pass, and when: it starts at the beginning of the next.
+        # A sound asked for in a pass, and when: it starts at the end of a pass in its turn.
         self._tone = None
         self._tone_at = 0
         sound = self._sound if buzzer is not None else None
