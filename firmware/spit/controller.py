@@ -246,7 +246,7 @@ class Controller:
 
     def _draw_alone(self, now):
         """What the screen left from its last call, or a piece of drawing turned away (with
-        the new values), in a pass of its own (``Pace.alone``): the game's work (the
+        the new values), in a pass of its own (``_draws_alone``): the game's work (the
         rules' timers, the CPU seats) or the menus' waits for the next pass."""
         renderer = self.renderer
         if not (renderer.busy and renderer.step(REGION)):

@@ -467,7 +467,7 @@ class Controls:
         other = self._landed_by[pile]
         if other != 1 - ((action >> 8) & 1):
             return False
-        card = self.game.stock_top((action >> 8) & 1, (action >> 4) & 15)
+        card = self.game.stock_top(1 - other, (action >> 4) & 15)  # the refused player's
         if not adjacent(card, self._covered[pile]):
             return False
         margin = ticks_diff(self._t, self._landed_at[pile])

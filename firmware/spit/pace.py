@@ -105,7 +105,8 @@ class Pace:
         return ticks_diff(self.clock(), self._start) < _BEFORE_US[kind]
 
     def spend(self):
-        """This pass carries work that could not wait (a committed press)."""
+        """This pass carries work that could not wait (a committed press, what an action
+        left to work out, a deal)."""
         self.carried = True
 
     def turn(self, kind, arbiter=None):
@@ -152,8 +153,8 @@ class Pace:
 # more than 11 words, which otherwise takes its frame from the heap at every call: finding
 # room there takes from 25 to 600 µs on the Pico, depending on how the heap lies
 # (``docs/performance.md``), so a pass's time would depend on it. The work that allocates
-# nothing (the screens' drawing, a CPU seat's glance) runs with the heap locked on the
-# device, which also proves that it allocates nothing: an allocation there raises
+# nothing (the screens' drawing, the CPU seats' part of a pass) runs with the heap locked on
+# the device, which also proves that it allocates nothing: an allocation there raises
 # ``MemoryError``. ``HEAP`` is the device's lock; ``device.boot`` turns it ``on`` (the
 # simulator and the tests on CPython leave it off). ``with HEAP:`` runs a block locked;
 # ``HEAP.call(fn, arg)`` runs ``fn(arg)`` locked, a call less than the ``with`` on a hot path.
