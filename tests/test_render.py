@@ -1200,3 +1200,52 @@ def test_new_values_or_another_screen_supersede_what_was_pending():
             alone = Screen()
             draw(Renderer(alone, framebuf))
             assert screen.pixels == alone.pixels
+
+
+STATIC_STEPS = (
+    SCREEN
+    + """
+import framebuf, gc
+from spit.render import Renderer
+from spit.rules import RoundEnd
+
+screen = Screen()
+screen.record = False
+renderer = Renderer(screen, framebuf)
+renderer.regions_per_call = 1
+end = RoundEnd(0, 1, [12, 9], [0, 20], [33, 19])
+
+
+def draw(label, call):
+    sending = allocating = 0
+    call()
+    while renderer.busy:
+        sent = screen.bytes
+        before = gc.mem_alloc()
+        renderer.step(1)
+        allocated = gc.mem_alloc() - before
+        if screen.bytes > sent:
+            sending += 1
+            allocating += 1 if allocated else 0
+    print(label, sending, allocating)
+
+
+for _ in range(2):
+    draw("title", lambda: renderer.title("SPIT", 1234))
+    draw("ready", lambda: renderer.ready("SPIT", (False, True), (False, True), "quick play"))
+    draw("countdown", lambda: renderer.countdown(3))
+    draw("round_result", lambda: renderer.round_result(end, "P2 by 0.31 ms", (False, True)))
+    draw("match_result", lambda: renderer.match_result(0, [2, 1], (False, True), (), 1234))
+"""
+)
+
+
+def test_a_static_screens_steps_that_send_pixels_allocate_nothing_on_micropython(mpvm):
+    # What a screen makes (its texts, a row's list of pieces, big text's window and
+    # shape) is made in steps of its own that send nothing, so that no step's time
+    # depends on how the heap lies (docs/performance.md).
+    out = [line.split() for line in mpvm(STATIC_STEPS).strip().split("\n")]
+    assert [line[0] for line in out[:5]] == [line[0] for line in out[5:]]
+    for label, sending, allocating in out:
+        assert int(sending) > 10, label
+        assert int(allocating) == 0, label

@@ -175,7 +175,7 @@ def test_short_hands_in_other_layouts(options, short, sizes):
 
 def test_one_pile_round_is_started_by_the_other_players_first_spit():
     game = short_game(12)
-    assert game.spitters() == [P2]
+    assert game.spitters() == [P2] and game.spitter_count() == 1
     top = game.pack[P2][-1]
     game.apply(SPIT_ACTION)
     assert game.middle == [[top]]
@@ -386,7 +386,7 @@ def test_with_stack_on_a_pile_without_hidden_cards_gives_no_dig():
 
 def test_spit_turns_one_card_from_each_pack_onto_its_own_pile():
     game = table(["9D"], ["9C"], middle=["2D", "QS"], packs=("4H 5H", "4C 6C"), rest="a")
-    assert game.is_stuck() and game.spitters() == [P1, P2]
+    assert game.is_stuck() and game.spitters() == [P1, P2] and game.spitter_count() == 2
     game.apply(SPIT_ACTION)
     assert game.top(A) == parse_card("5H") and game.top(B) == parse_card("6C")
     assert game.pack == [cards("4H"), cards("4C")]
@@ -408,7 +408,7 @@ def test_a_player_who_spits_alone_spits_onto_their_own_pile(spitter):
     packs[spitter] = "4C 6C"
     game = table(["9D"], ["9C"], middle=["2D", "QS"], packs=packs, rest="a")
     other_pile = list(game.middle[1 - spitter])
-    assert game.spitters() == [spitter]
+    assert game.spitters() == [spitter] and game.spitter_count() == 1
     game.apply(SPIT_ACTION)
     assert game.top(spitter) == parse_card("6C")
     assert game.middle[1 - spitter] == other_pile
@@ -417,7 +417,7 @@ def test_a_player_who_spits_alone_spits_onto_their_own_pile(spitter):
 
 def test_nothing_to_spit_when_both_packs_are_empty():
     game = table(["3D"], ["9C"], middle=["2D", "QS"])
-    assert game.spitters() == []
+    assert game.spitters() == [] and game.spitter_count() == 0
     assert refused(game, SPIT_ACTION) == NOTHING_TO_SPIT
 
 

@@ -520,7 +520,7 @@ class Controls:
                 self._tell(REFUSED, player, refusal.reason)
 
     def _spit(self, t):
-        spitters = len(self.game.spitters())
+        spitters = self.game.spitter_count()
         self._apply(SPIT_ACTION, t)
         self._tell(SPAT, -1, spitters)
 

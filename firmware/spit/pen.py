@@ -122,6 +122,7 @@ class Pen:
         # next one waits for them before it reuses the buffer.
         self._background = getattr(display, "in_background", False)
         self._work = memoryview(bytearray(WORK_BYTES))
+        self._views = {}  # by shape (``view``)
         self._ink_spec = array("i", (0, 0, 0, 0, 0, 0))
         self._big_spec = array("i", (0, 0, 1))
         # The window being painted, its screen origin, and the mirror that turns a
@@ -159,9 +160,15 @@ class Pen:
     # -- made once ----------------------------------------------------------------
 
     def view(self, w, h):
-        """A FrameBuffer of ``w`` by ``h`` pixels on the work buffer."""
-        buf = self._work[: w * h * 2]
-        return (self.framebuf.FrameBuffer(buf, w, h, self.framebuf.RGB565), buf, w, h)
+        """A FrameBuffer of ``w`` by ``h`` pixels on the work buffer, made once for each
+        shape."""
+        key = w << 10 | h
+        view = self._views.get(key)
+        if view is None:
+            buf = self._work[: w * h * 2]
+            fb = self.framebuf.FrameBuffer(buf, w, h, self.framebuf.RGB565)
+            view = self._views[key] = (fb, buf, w, h)
+        return view
 
     def row_view(self, width):
         """The view of a row of text across the screen, or of a piece of it."""

@@ -355,6 +355,13 @@ class Game:
         player = self._next_spitter()
         return [] if player < 0 else [player]
 
+    def spitter_count(self):
+        """How many players would turn a card at the next spit: ``spitters`` without
+        making a list (a press in play allocates nothing)."""
+        if not self.one_pile():
+            return (1 if self.pack[0] else 0) + (1 if self.pack[1] else 0)
+        return 0 if self._next_spitter() < 0 else 1
+
     def smaller_pile(self):
         """The pile worth slapping: the smaller one (pile 0 when they are even)."""
         if self.one_pile() or len(self.middle[0]) <= len(self.middle[1]):

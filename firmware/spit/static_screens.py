@@ -68,6 +68,12 @@ _CLEARED = (
 )
 _SLAPPED = ("P1 slapped first", "P1 CPU slapped first", "P2 slapped first", "P2 CPU slapped first")
 _SHOWN = const(5)  # the most values a screen shows
+_LOOKS = WIDTH // PIECE_W  # where a row's pieces' looks begin (``row_pieces``)
+_REACH = 2 * _LOOKS  # and where the pieces its text reaches are kept
+_SEEN = _REACH + 2  # and the clear it last saw
+_BARE = [None] * (_SEEN + 1)  # a row's pieces as a clear leaves them: nothing reached
+_BARE[_REACH] = _LOOKS
+_BARE[_REACH + 1] = -1
 _SHAPE_MAX_W = const(255)  # a shape's width is a byte
 _SEQUENCES = (list, tuple)  # built once: a tuple written in a call would be allocated
 
@@ -110,18 +116,25 @@ class StaticScreens:
         self._steps = None  # its drawing, a region a step
         self._shown = [None] * _SHOWN  # the values it shows
         self._drawn = {}  # what each piece of its rows shows
+        self._clears = 0
+        self._shapes = {}  # big text's shapes, by size (``_shape``)
         self.backdrop_due = False  # the self-test's bars and corners: after a clear
-        # The row of small text being drawn (``row``), a piece a step: what its
-        # pieces show, where it reaches, the copy being drawn (-1: none) and the last.
-        self._row_content = None
+        # The row of small text being drawn (``row``), a piece a step: its text and
+        # look (``_look``), where it reaches, the copy being drawn (-1: none) and the last.
+        self._row_text = ""
+        self._row_colour = 0
+        self._row_x = 0
+        self._row_look = 0
         self._row_y = 0
         self._row_first = 0
         self._row_end = 0
         self._row_player = -1
         self._row_last = -1
         self._row_piece = 0
+        self._row_stop = 0
         self._row_drew = False
         self._row_shown = None
+        self._row_later = None  # the second copy's pieces, when both are drawn
 
     # -- the screens ----------------------------------------------------------
 
@@ -246,7 +259,7 @@ class StaticScreens:
         self._screen = screen
         self._steps = None
         self.backdrop_due = True
-        self._drawn.clear()
+        self._clears += 1  # every row's pieces bare felt (``row_pieces``)
 
     def _draw(self, share, took):
         """The clear, then the steps, while this call's share lasts."""
@@ -266,72 +279,101 @@ class StaticScreens:
         # Apart from ``_draw``: a ``try`` takes three words of a frame (tests/test_frames.py).
         steps = self._steps
         while self.renderer.afford():
-            while self._row_player < 0 or not self._row_step():
-                try:
-                    next(steps)
-                except StopIteration:
-                    self._steps = None
-                    return
-                if self._row_player < 0:
-                    break  # a step of the screen's own
+            if self._row_player >= 0 and self._row_step():
+                continue
+            # A step of the screen's own, or setting its next row up: that makes the row's
+            # text, which allocates, so no piece of it goes in the same step.
+            try:
+                next(steps)
+            except StopIteration:
+                self._steps = None
+                return
 
     def row(self, player, text, y, colour, x=-1):
         """The next row of small text, across the screen, to draw: ``player``'s copy, or
         both (-1), a piece a step (``_row_step``), once the screen's steps yield: no
-        generator, and one tuple for what its pieces show. A piece remembers the text it
-        shows, or None for bare felt, which stays as it is."""
+        generator, and nothing allocated but the pieces' list of a row met for the first
+        time. A piece remembers the text it shows and its look, or None for bare felt,
+        which stays as it is."""
         if x < 0:
             x = (WIDTH - 8 * len(text)) // 2
         width = self.renderer.piece_width()
-        self._row_content = (text, colour, x)
+        self._row_text = text
+        self._row_colour = colour
+        self._row_x = x
+        self._row_look = _look(colour, x)
         self._row_y = y
         self._row_first = x // width
         self._row_end = (x + 8 * len(text) - 1) // width
         self._row_last = 1 if player < 0 else player
-        self._start_copy(0 if player < 0 else player)
+        self._row_later = self.row_pieces(1, y) if player < 0 else None
+        self._start_copy(0 if player < 0 else player, self.row_pieces(max(player, 0), y))
 
-    def _start_copy(self, player):
+    def _start_copy(self, player, shown):
+        """A copy's pieces are looked at from the first to the last that its text reaches
+        now or reached before (``_REACH``): a row's other pieces are bare felt already."""
         self._row_player = player
-        self._row_piece = 0
+        self._row_piece = min(self._row_first, shown[_REACH])
+        self._row_stop = max(self._row_end, shown[_REACH + 1]) + 1
         self._row_drew = False
-        self._row_shown = self.row_pieces(player, self._row_y)
+        self._row_shown = shown
 
     def _row_step(self):
         """The row's next piece that shows something new; a copy with nothing new is a
         step of its own. False when the row ended with this step still to spend."""
-        width = self.renderer.piece_width()
         while True:
             shown = self._row_shown
-            while self._row_piece < WIDTH // width:
+            while self._row_piece < self._row_stop:
                 i = self._row_piece
                 self._row_piece = i + 1
-                shows = self._row_content if self._row_first <= i <= self._row_end else None
-                if shown[i] == shows:
+                text = look = None  # bare felt
+                if self._row_first <= i <= self._row_end:
+                    text = self._row_text
+                    look = self._row_look
+                if shown[i] == text and shown[_LOOKS + i] == look:
                     continue
-                shown[i] = shows
-                text, colour, x = self._row_content
-                with HEAP:
-                    left = i * width
-                    self.pen.text_row(self._row_player, text, x, self._row_y, colour, left, width)
+                shown[i] = text
+                shown[_LOOKS + i] = look
+                with HEAP:  # a piece out of the text's reach shows bare felt
+                    text = self._row_text
+                    width = self.renderer.piece_width()
+                    self.pen.text_row(
+                        self._row_player,
+                        text,
+                        self._row_x,
+                        self._row_y,
+                        self._row_colour,
+                        i * width,
+                        width,
+                    )
                 self._row_drew = True
                 return True
+            shown[_REACH] = self._row_first  # the copy is drawn: its text's reach
+            shown[_REACH + 1] = self._row_end
             drew = self._row_drew
             if self._row_player >= self._row_last:
                 self._row_player = -1
                 return not drew
-            self._start_copy(self._row_player + 1)
+            self._start_copy(self._row_player + 1, self._row_later)
             if not drew:
                 return True  # the copy with nothing new was this step
 
     def row_pieces(self, player, y):
-        """What each piece of a row shows (None: bare felt). New values redraw only the
-        pieces that changed, so that a screen whose values change every few passes (the
+        """What each piece of a row shows (None: bare felt), from ``_LOOKS`` on, for a
+        piece of small text, its colour and place (``_look``), and at ``_REACH`` the
+        first and last piece that its text reaches. New values redraw only the pieces
+        that changed, so that a screen whose values change every few passes (the
         self-test's ages) still gets to its last rows. A list a row, not an entry a
-        piece: the heap may hold no big free block."""
+        piece: the heap may hold no big free block. Lists are kept across screens,
+        reset after a clear (``_SEEN``: the clear they last saw)."""
         row = player << 8 | y
         pieces = self._drawn.get(row)
         if pieces is None:
-            pieces = self._drawn[row] = [None] * (WIDTH // PIECE_W)
+            pieces = self._drawn[row] = list(_BARE)
+        elif pieces[_SEEN] == self._clears:
+            return pieces
+        pieces[:] = _BARE  # met first, or after a clear: kept, so that it allocates once
+        pieces[_SEEN] = self._clears
         return pieces
 
     # -- rows of text -------------------------------------------------------------
@@ -346,26 +388,40 @@ class StaticScreens:
         if 8 * len(text) * scale > _SHAPE_MAX_W:
             raise ValueError("big text wider than a shape holds: %r" % text)
         shown = self.row_pieces(player, y)
-        content = (text, colour, x, scale)
-        if shown[0] == content:
+        look = _look(colour, x) << 4 | scale
+        if shown[0] == text and shown[_LOOKS] == look:
             yield  # a screen redrawn in place, this row unchanged: its look is a step
             return
-        shown[0] = content
+        shown[0] = text
+        shown[_LOOKS] = look
+        # Setting the row up is a step, and making its window and shape another: each
+        # may allocate (the first time), and finding room takes longer on a full heap.
+        yield
         pen = self.pen
         window = 8 * max(len(text), chars) * scale
         rows = 1 if self.renderer.regions_per_call else 8  # glyph rows a window
         view = pen.view(window, rows * scale)
-        # A glyph row's rectangles: at most 4 a character (runs of set bits in 8).
-        shape = shaped(8 * len(text) * scale, scale, bytearray(2 + 16 * len(text)))
+        shape = self._shape(len(text), scale)
         pen.big_text(text, scale)
-        if rows == 1:
-            yield  # setting the row up was this call's share
-        for first in range(0, 8, rows):
+        yield
+        first = 0
+        while first < 8:  # not a range of a step that is not a constant: that allocates
             with HEAP:
                 pen.begin(view, (WIDTH - window) // 2, y + first * scale, player == 1, FELT)
                 pen.big(shape, x, y, colour, first, first + rows)
                 pen.end()
+            first += rows
             yield
+
+    def _shape(self, chars, scale):
+        """The shape of a glyph row of ``chars`` characters of big text, made once for
+        each size: its rectangles, at most 4 a character (runs of set bits in 8), are
+        rewritten for each row."""
+        key = chars << 4 | scale
+        shape = self._shapes.get(key)
+        if shape is None:
+            shape = self._shapes[key] = shaped(8 * chars * scale, scale, bytearray(2 + 16 * chars))
+        return shape
 
     def _both(self, text, y, colour, scale):
         yield from self.line(0, text, y, colour, scale)
@@ -385,7 +441,9 @@ class StaticScreens:
         yield from self._both(word, HALF_Y + 8, HIGHLIGHT, BIG_TEXT_SCALE)
         self.row(-1, self._press[word], HALF_Y + 56, WHITE)
         yield
-        self.row(-1, "seed %d" % seed, HALF_Y + 56 + 2 * ROW_PITCH, DIM)
+        seed_text = "seed %d" % seed
+        yield  # making the text was this call's share
+        self.row(-1, seed_text, HALF_Y + 56 + 2 * ROW_PITCH, DIM)
         yield
 
     def _settings(self, rows, cursor):
@@ -460,6 +518,12 @@ class StaticScreens:
             self.row(-1, line, HALF_Y + 4 + row * ROW_PITCH, WHITE)
             yield
             row += 1
+
+
+def _look(colour, x):
+    """A piece of small text's colour and the text's place, as one number: kept without
+    allocating a tuple (a colour is 16 bits, a place under 512)."""
+    return colour << 9 | x & 0x1FF
 
 
 def _is_sequence(value):
