@@ -219,7 +219,8 @@ class Handheld:
             # transcripts, and every module imported at boot takes heap and boot time.
             from spit.transcript import Transcript
 
-            self.transcripts.add(Transcript(game.seed, game.options, game.history, times).text())
+            transcript = Transcript(game.seed, game.options, game.history, times)
+            self.transcripts.add(list(transcript.lines()))
         if self.storage is not None and not self.storage.save(self.saved) and not self._told:
             # Said once, on the next ready screen: the tallies are kept until power-off.
             self._told = True

@@ -21,6 +21,7 @@ from host_sim.emu.attract import attract_figures
 from host_sim.emu.board import BOOT_US, EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files, firmware_sources, read_image
 from host_sim.emu.probe import TICKS_PERIOD, record, ticks_minus
+from host_sim.emu.profile import profile_files
 from host_sim.emu.screen import Screen, chunks
 
 if firmware_paths() is None:
@@ -285,3 +286,49 @@ def test_a_tone_never_holds_up_the_loop(board):
     started, worst, playing = out.split()
     assert int(started) < 1_000 and int(worst) < 500
     assert playing == "None", "the sound ran to its end by the loop's clock"
+
+
+# A whole CPU-against-CPU match through the device's own loop, booted as ``main.py``
+# boots (the imports' garbage collected first), its clock running 25 ms ahead a pass.
+WHOLE_MATCH = """
+import gc, os, time
+from device import boot
+gc.collect()
+handheld = boot()
+controller = handheld.controller
+handheld.saved.seats = ["lightning", "lightning"]
+controller.new_match(time.ticks_us())
+
+
+def play():
+    now = time.ticks_us()
+    games = 0
+    for passes in range(60_000):
+        if handheld.errors or controller.session is None:
+            break
+        games = sum(controller.session.match.wins)
+        if controller.session.match.winner() >= 0 and not handheld.transcript_due:
+            break
+        start = time.ticks_us()
+        handheld.step(now)
+        now = time.ticks_add(now, time.ticks_diff(time.ticks_us(), start) + 25_000)
+    print(handheld.errors, games, len(os.listdir("/transcripts")))
+    print(repr(handheld.last_error))
+
+
+play()
+"""
+
+
+@pytest.mark.soak
+def test_a_whole_cpu_match_plays_and_writes_its_transcripts_on_the_chip():
+    # The heap after boot holds no block of a few KB: a game's transcript (about 4 KB
+    # for 300 actions) is written a line at a time.
+    if firmware_paths() is None:
+        pytest.skip("no MicroPython UF2 and RP2040 boot ROM")
+    with EmulatedPico(files=profile_files()) as pico:
+        pico.run_us(BOOT_US)
+        out = pico.exec(WHOLE_MATCH, within_us=3_000_000_000)
+    errors, games, transcripts = (int(n) for n in out.split("\n")[0].split())
+    assert errors == 0, out
+    assert games >= 2 and transcripts == games, out

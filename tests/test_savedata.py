@@ -418,11 +418,16 @@ def test_a_kept_transcript_replays_the_game(tmp_path):
     while race.step():
         pass
     times = [ticks_add(TICKS_PERIOD - 5_000, 977 * i) for i in range(len(game.history))]
-    text = Transcript(seed, game.options, list(game.history), times).text()
+    transcript = Transcript(seed, game.options, list(game.history), times)
     transcripts = Transcripts(str(tmp_path / "t"))
-    name = transcripts.add(text)
+    # As the device writes it: line by line, never the whole text at once.
+    lines = list(transcript.lines())
+    assert len(lines) > 3 and all(line.count("\n") == 1 for line in lines)
+    name = transcripts.add(lines)
     with open(os.path.join(str(tmp_path / "t"), name), encoding="utf-8") as f:
-        kept = Transcript.parse(f.read())
+        written = f.read()
+    assert written == transcript.text()
+    kept = Transcript.parse(written)
     assert kept.times == times
     replayed = kept.replay()
     assert replayed.history == game.history and replayed.outcome() is not None

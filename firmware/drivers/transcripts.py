@@ -16,7 +16,7 @@ Constructor
 
 Methods
     ``add(text)``: the new file's name, or None if it was not written (never raises
-    for a filesystem error). ``names()``: the kept files' names, oldest first.
+    for a filesystem error); ``text`` whole, or a list of its lines. ``names()``: the kept files' names, oldest first.
 """
 
 from micropython import const
@@ -50,7 +50,13 @@ class Transcripts:
         return [name for number, name in sorted(numbered) if number >= 0]
 
     def add(self, text):
-        if len(text) > self.max_bytes:
+        # A list of lines is written one by one: a long game's whole text may find no
+        # block on the device's heap.
+        lines = (text,) if isinstance(text, str) else text
+        size = 0
+        for line in lines:
+            size += len(line)
+        if size > self.max_bytes:
             return None
         fs = self.fs
         try:
@@ -58,13 +64,14 @@ class Transcripts:
                 fs.mkdir(self.folder)
             names = self.names()
             sizes = [fs.size(self._path(name)) for name in names]
-            while names and (len(names) >= self.keep or sum(sizes) + len(text) > self.max_bytes):
+            while names and (len(names) >= self.keep or sum(sizes) + size > self.max_bytes):
                 fs.remove(self._path(names.pop(0)))
                 sizes.pop(0)
             name = "%s%d%s" % (_PREFIX, _number(names[-1]) + 1 if names else 1, _SUFFIX)
             temp = self._path(_TEMP)
             with fs.open(temp, "w") as f:
-                f.write(text)
+                for line in lines:
+                    f.write(line)
             fs.rename(temp, self._path(name))
         except OSError:
             return None

@@ -334,12 +334,11 @@ class StaticScreens:
                     continue
                 shown[i] = text
                 shown[_LOOKS + i] = look
-                with HEAP:  # a piece out of the text's reach shows bare felt
-                    text = self._row_text
+                with HEAP:  # the text clipped to the piece: bare felt out of its reach
                     width = self.renderer.piece_width()
                     self.pen.text_row(
                         self._row_player,
-                        text,
+                        self._row_text,
                         self._row_x,
                         self._row_y,
                         self._row_colour,
@@ -405,7 +404,7 @@ class StaticScreens:
         pen.big_text(text, scale)
         yield
         first = 0
-        while first < 8:  # not a range of a step that is not a constant: that allocates
+        while first < 8:  # a range whose step is a variable would allocate
             with HEAP:
                 pen.begin(view, (WIDTH - window) // 2, y + first * scale, player == 1, FELT)
                 pen.big(shape, x, y, colour, first, first + rows)

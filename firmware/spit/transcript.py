@@ -59,16 +59,26 @@ class Transcript:
         return Transcript(game.seed, game.options, list(game.history))
 
     def text(self):
-        lines = [MAGIC, "seed %d" % self.seed, "options " + self.options.text()]
+        return "".join(self.lines())
+
+    def lines(self):
+        """The text a line at a time, each with its newline: the device writes a long
+        game's transcript without making the whole text, for which its heap may hold
+        no block (a game of 300 actions is about 4 KB)."""
+        yield MAGIC + "\n"
+        yield "seed %d\n" % self.seed
+        yield "options " + self.options.text() + "\n"
         words = []
         for i, action in enumerate(self.actions):
             word = action_word(action)
             if self.times is not None:
                 word += "@%d" % self.times[i]
             words.append(word)
-        for start in range(0, len(words), _WORDS_PER_LINE):
-            lines.append(" ".join(words[start : start + _WORDS_PER_LINE]))
-        return "\n".join(lines) + "\n"
+            if len(words) == _WORDS_PER_LINE:
+                yield " ".join(words) + "\n"
+                words = []
+        if words:
+            yield " ".join(words) + "\n"
 
     @staticmethod
     def parse(text):
