@@ -196,7 +196,8 @@ class _Recorder:
         self.device = device
         self.store = store
 
-    def add(self, text):
+    def add(self, lines):
+        """``lines``: the transcript's lines, as ``Handheld`` hands them to ``Transcripts``."""
         session = self.device.session
         wins = list(session.match.wins)
         wins[session.table.game.outcome().winner] -= 1  # already counted: this game's
@@ -206,7 +207,7 @@ class _Recorder:
             *wins,
             session.match.seed,
         )
-        name = self.store.add(text + note)
+        name = self.store.add(list(lines) + [note])
         if name is not None:
             self.device.saved_transcripts.append(os.path.join(self.store.folder, name))
         return name
