@@ -16,7 +16,8 @@ Constructor
 
 Methods
     ``add(text)``: the new file's name, or None if it was not written (never raises
-    for a filesystem error); ``text`` whole, or a list of its lines. ``names()``: the kept files' names, oldest first.
+    for a filesystem error); ``text`` whole, or a list of its lines. ``names()``: the
+    kept files' names, oldest first.
 """
 
 from micropython import const
