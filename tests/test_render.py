@@ -1203,16 +1203,11 @@ def test_new_values_or_another_screen_supersede_what_was_pending():
 
 
 STATIC_STEPS = (
-    SCREEN
+    LOCKED_RENDERER
     + """
-import framebuf, gc
-from spit.render import Renderer
+import gc
 from spit.rules import RoundEnd
 
-screen = Screen()
-screen.record = False
-renderer = Renderer(screen, framebuf)
-renderer.regions_per_call = 1
 end = RoundEnd(0, 1, [12, 9], [0, 20], [33, 19])
 
 
