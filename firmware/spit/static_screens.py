@@ -367,12 +367,11 @@ class StaticScreens:
         reset after a clear (``_SEEN``: the clear they last saw)."""
         row = player << 8 | y
         pieces = self._drawn.get(row)
-        if pieces is None:  # met first: kept, so that it allocates once
+        if pieces is None:
             pieces = self._drawn[row] = list(_BARE)
         elif pieces[_SEEN] == self._clears:
             return pieces
-        else:
-            pieces[:] = _BARE  # after a clear
+        pieces[:] = _BARE  # met first, or after a clear: kept, so that it allocates once
         pieces[_SEEN] = self._clears
         return pieces
 
