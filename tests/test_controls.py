@@ -51,6 +51,14 @@ def simple(options="quick=off", **kw):
     )
 
 
+def test_the_press_times_get_room_for_a_round_only_when_it_runs_short():
+    controls = Controls(Game(1))
+    assert not controls.room_for_a_round(), "made with the controls for the first round"
+    controls.times.extend(range(70))
+    assert controls.room_for_a_round(), "short after a long round: made now"
+    assert not controls.room_for_a_round() and controls.times == list(range(70))
+
+
 def test_pick_then_place_plays_the_card():
     table = simple()
     assert table.press(P1, keys.C1) == (PICKED, P1, 0)

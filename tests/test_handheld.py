@@ -2,6 +2,7 @@
 renderer, display driver) on the MicroPython VM and on CPython."""
 
 import framebuf
+import pytest
 from drivers.buttons import IrqButtons
 from handheld import Handheld
 from machine import Pin
@@ -27,6 +28,44 @@ def test_idle_passes_with_a_cpu_seat_waiting_allocate_nothing(mpvm):
         "run(2)\ntap(7)\nprint(locked_passes(100), handheld.errors)\n"
     )
     assert mpvm(code, files=VM_MACHINE).split() == ["0", "0"]
+
+
+# Every committed press of a whole match, from the opening spit to the last slap, run
+# with the heap locked: a press that allocated would end the match on the error screen.
+_LOCKED_PRESSES = """
+from spit.controls import Controls
+_press = Controls.press
+presses = [0]
+
+
+def locked_press(self, button, t, tie=False):
+    presses[0] += 1
+    micropython.heap_lock()
+    try:
+        return _press(self, button, t, tie)
+    finally:
+        micropython.heap_unlock()
+
+
+Controls.press = locked_press
+saved.options = Options.parse(OPTIONS)
+controller.new_match(now[0])
+session = controller.session
+while session.match.winner() < 0 and handheld.errors == 0:
+    run(2000, 2000)
+print(session.match.winner(), handheld.errors, presses[0], session.match.games_played())
+"""
+
+
+@pytest.mark.parametrize(
+    "options", ["match=single", "match=single middle=one stack=on", "score=points"]
+)
+def test_no_press_of_a_whole_cpu_match_allocates_on_micropython(mpvm, options):
+    code = DEVICE.replace("SEATS", '["lightning", "quick"]')
+    code += _LOCKED_PRESSES.replace("OPTIONS", repr(options))
+    winner, errors, presses, games = (int(v) for v in mpvm(code, files=VM_MACHINE).split())
+    assert errors == 0 and winner in (0, 1)
+    assert presses > 40 * games
 
 
 def test_a_whole_cpu_match_on_micropython_ends_on_the_match_result():

@@ -30,6 +30,7 @@ from spit.rules import (
     InvalidActionError,
     move,
     play,
+    room_for_a_round,
     slap,
 )
 from spit.transcript import Transcript
@@ -552,6 +553,17 @@ def test_a_game_that_deals_later_waits_scores_the_round_as_it_shuffles_then_deal
         later.deal()
 
 
+def test_room_for_a_round_is_made_only_when_it_runs_short_and_keeps_the_items():
+    items = []
+    assert room_for_a_round(items, 0) == 128 and items == []
+    items.extend(range(64))
+    assert room_for_a_round(items, 128) == 128, "a round's room left"
+    items.extend(range(64, 100))
+    assert room_for_a_round(items, 128) == 228, "short: 128 more"
+    items.extend(range(100, 170))
+    assert room_for_a_round(items, 228) == 340 and items == list(range(170)), "doubled"
+
+
 def test_shuffling_a_pass_ahead_deals_the_same_round():
     now = cleared_round(rest="2")
     ahead = cleared_round(rest="2")
@@ -561,6 +573,9 @@ def test_shuffling_a_pass_ahead_deals_the_same_round():
     ahead.shuffle()  # player 1's cards, and the round scored
     assert ahead.phase == PHASE_DEALING and not ahead.shuffled
     ahead.shuffle()  # player 2's
+    assert not ahead.shuffled
+    ahead.shuffle()  # room in the history for the next round's actions
+    assert ahead.shuffled
     ahead.shuffle()  # once only: the hands are shuffled already
     assert ahead.phase == PHASE_DEALING and ahead.shuffled
     assert refused(ahead, SPIT_ACTION) == NOT_NOW

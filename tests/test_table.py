@@ -181,7 +181,7 @@ def test_a_slap_made_before_the_time_limit_beats_it_though_committed_after_it():
     assert table.game.history[-1] == slap(1, 1), "the player's slap, not the device's"
 
 
-def test_the_next_round_is_shuffled_and_dealt_in_the_three_passes_after_the_slap():
+def test_the_next_round_is_shuffled_and_dealt_in_the_four_passes_after_the_slap():
     game = position(["7H"], ["5C"], ["6S", "JD 10D"], packs=(5, 5), phase=PHASE_SLAP)
     table = Table(game)
     settle = table.arbiter.settle_us
@@ -193,7 +193,9 @@ def test_the_next_round_is_shuffled_and_dealt_in_the_three_passes_after_the_slap
     table.run(settle + 200)
     assert game.phase == PHASE_DEALING and not game.shuffled, "a pass to score, shuffle P1's"
     table.run(settle + 250)
-    assert game.phase == PHASE_DEALING and game.shuffled, "a pass to shuffle P2's"
+    assert game.phase == PHASE_DEALING and not game.shuffled, "a pass to shuffle P2's"
+    table.run(settle + 270)
+    assert game.phase == PHASE_DEALING and game.shuffled, "a pass to make room"
     assert game.last_round.slapper == 1
     assert not table.controls.called[0]
     table.run(settle + 300)

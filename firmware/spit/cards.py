@@ -2,7 +2,8 @@
 
 A card is ``suit * 13 + rank`` with rank 0 for the ace up to 12 for the king, so a
 whole deck is ``range(52)`` and a card costs no allocation. Ranks are circular:
-the ace sits next to both the king and the two. Suits are only ever drawn.
+the ace sits next to both the king and the two. Suits are only ever drawn. A pile
+is a list of cards that keeps its room (``take_last``, ``with_room``).
 
 >>> card_name(parse_card("10H"))
 '10H'
@@ -47,3 +48,31 @@ def adjacent(card, other):
     """True when the ranks are one apart, counting round the ace."""
     step = (card - other) % RANK_COUNT
     return step == 1 or step == RANK_COUNT - 1
+
+
+class _Slices:
+    def __getitem__(self, index):
+        return index
+
+
+# On MicroPython ``pop()`` gives a list's room back as it empties (and taking room back
+# allocates), and a slice written in place (``del cards[-1:]``) is a new object each
+# time; deleted through a slice made once, a list keeps its room, and a play allocates
+# nothing (tests/test_handheld.py). MicroPython cannot call ``slice()``: these are made
+# by subscripting.
+_TOP = _Slices()[-1:]
+ALL = _Slices()[:]  # ``del cards[ALL]`` empties a pile and keeps its room
+
+
+def take_last(cards):
+    """The top card of a pile, taken off as ``pop()`` would, the room kept."""
+    card = cards[-1]
+    del cards[_TOP]
+    return card
+
+
+def with_room(size):
+    """An empty pile with room for ``size`` cards: adding to it allocates nothing."""
+    cards = [0] * size
+    del cards[ALL]
+    return cards

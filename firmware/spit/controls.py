@@ -43,6 +43,7 @@ from spit.rules import (
     IllegalActionError,
     move,
     play,
+    room_for_a_round,
     slap,
 )
 from spit.ticks import ticks_add, ticks_diff
@@ -179,11 +180,21 @@ class Controls:
         self._opening_at = 0
         # The press time of each applied action, beside ``game.history``.
         self.times = []
+        self._room = 0  # the length up to which ``times`` has room
+        self.room_for_a_round()
         # Counts the events told: the play screen has nothing new to show while it
         # stays the same.
         self.changes = 0
         self._t = 0  # the time and tie flag of the press (or timer) being handled
         self._tie = False
+
+    def room_for_a_round(self):
+        """Room for the press times of a round's actions, made before the deal as the game
+        makes it in its history, so that a press allocates nothing; True if it was short
+        and is made now."""
+        room = self._room
+        self._room = room_for_a_round(self.times, room)
+        return self._room != room
 
     def press(self, button, t, tie=False):
         """Handle one committed press of ``button`` touched at ``t`` (ticks_us); ``tie``

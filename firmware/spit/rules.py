@@ -26,7 +26,7 @@ True
 
 from micropython import const
 
-from spit.cards import DECK_SIZE, FITS, rank
+from spit.cards import ALL, DECK_SIZE, FITS, rank, take_last, with_room
 from spit.options import Options
 from spit.rng import Rng
 from spit.twins import can_play, fitting_ranks
@@ -61,6 +61,21 @@ LOWEST_SCORE = "lowest score"
 
 _POINTS_TO_END = const(100)
 _RANKS = const(13)  # RANK_COUNT, inlined by the compiler
+_ROUND_ACTIONS = const(64)  # more than the longest round of 900 self-play games (61)
+_ROUND = const(128)  # the least room made: a round's actions and more
+
+
+def room_for_a_round(items, room):
+    """Room in ``items`` (a game's history, its press times) for a round's actions, made
+    between rounds so that appending allocates nothing during one (a list grows by
+    doubling as it is appended to); ``room`` is the length up to which it had room, and
+    the new one is returned. Made in one copy: appending item by item took about 1 ms."""
+    count = len(items)
+    if room - count >= _ROUND_ACTIONS:
+        return room
+    items.extend(items if count > _ROUND else [0] * _ROUND)
+    del items[count:]
+    return count + max(count, _ROUND)
 
 
 def play(player, slot, pile):
@@ -176,7 +191,11 @@ class Game:
         self.stock = [[[] for _ in range(self.slots)] for _ in range(2)]
         self.face_up = [[0] * self.slots for _ in range(2)]
         self.pack = [[], []]
-        self.middle = []
+        # The spit piles, each with room for the deck (a play grows a pile by a card),
+        # made once a game: ``middle`` is both, or the first alone in a one-pile round.
+        self._two_piles = [with_room(DECK_SIZE), with_room(DECK_SIZE)]
+        self._one_pile = [self._two_piles[0]]
+        self.middle = self._two_piles
         self.phase = PHASE_READY
         self.round = 0
         self.cleared = -1
@@ -188,11 +207,17 @@ class Game:
         self.last_round = None
         self._outcome = None
         self.history = []
+        # The history's length up to which it has room (``room_for_a_round``).
+        self._room = room_for_a_round(self.history, 0)
         self.deals_later = False
         self._hands = ([], [])  # each player's cards gathered when a round ends
-        self._ending = None  # how the round ended, until ``shuffle()`` scores it
-        self.shuffled = False  # they are shuffled, for ``deal()`` to lay out
-        self._shuffling = 0  # the player whose cards ``shuffle()`` shuffles next
+        # How the round ended, until ``shuffle()`` scores it: the middle cards each player
+        # took (room for the deck, made once a game: a slap allocates nothing), the slapper.
+        self._ending = False
+        self._takes = (with_room(DECK_SIZE), with_room(DECK_SIZE))
+        self._slapper = -1
+        self.shuffled = False  # ``shuffle()`` is done, for ``deal()`` to lay out
+        self._shuffling = 0  # the player whose cards ``shuffle()`` shuffles next (2: none)
         # Who can play (bit p: player p) and whether nobody can move, worked out at
         # the history length ``_known_at`` (``_know``).
         self._playable = 0
@@ -573,7 +598,7 @@ class Game:
     def _take_top(self, player, slot):
         """The slot's top card, taken: one fewer face up, and the next turns up if none is."""
         cards = self.stock[player][slot]
-        card = cards.pop()
+        card = take_last(cards)
         up = self.face_up[player]
         up[slot] -= 1
         if up[slot] == 0 and cards:
@@ -589,12 +614,12 @@ class Game:
     def _spit(self):
         if self.one_pile():
             player = self._next_spitter()
-            self.middle[0].append(self.pack[player].pop())
+            self.middle[0].append(take_last(self.pack[player]))
             self.spit_turn = 1 - player
         else:
             for player in (0, 1):
                 if self.pack[player]:
-                    self.middle[player].append(self.pack[player].pop())
+                    self.middle[player].append(take_last(self.pack[player]))
         self.spits += 1
         self.phase = PHASE_PLAY
 
@@ -603,50 +628,57 @@ class Game:
         if self.one_pile() or not self.pack[player]:
             # With nothing left to spit either, the player holds no cards and is out:
             # no slap, the other player takes the middle (as in a one-pile round).
-            self._end_round(self._middle_to(1 - player), player, -1)
+            self._middle_to(1 - player)
+            self._end_round(-1)
         else:
             self.phase = PHASE_SLAP
 
     def _settle_slap(self, player, pile):
         if self.one_pile():
             # Only after a stall: the first hand on the lone pile escapes it.
-            self._end_round(self._middle_to(1 - player), -1, player)
+            self._middle_to(1 - player)
         else:
-            takes = [None, None]
-            takes[player] = self.middle[pile]
-            takes[1 - player] = self.middle[1 - pile]
-            self._end_round(takes, self.cleared, player)
+            takes = self._takes
+            del takes[player][ALL]
+            del takes[1 - player][ALL]
+            takes[player].extend(self.middle[pile])
+            takes[1 - player].extend(self.middle[1 - pile])
+        self._end_round(player)
 
     def _middle_to(self, taker):
-        takes = [[], []]
+        takes = self._takes
+        del takes[0][ALL]
+        del takes[1][ALL]
         for cards in self.middle:
-            takes[taker] += cards
-        return takes
+            takes[taker].extend(cards)
 
-    def _end_round(self, takes, cleared, slapper):
-        """End the round (``takes``: what each player took from the middle). Its score
-        and the gathering of the cards into the hands wait for ``shuffle()``, in the
-        pass after the slap on the device: nothing moves in between."""
-        self._ending = (takes, cleared, slapper)
+    def _end_round(self, slapper):
+        """End the round (``_takes``: what each player took from the middle; ``cleared``:
+        who played out their stock). Its score and the gathering of the cards into the
+        hands wait for ``shuffle()``, in the pass after the slap on the device: nothing
+        moves in between."""
+        self._slapper = slapper
+        self._ending = True
         self.phase = PHASE_DEALING
         if not self.deals_later:
             self.deal()
 
-    def _score_round(self, takes, cleared, slapper):
+    def _score_round(self):
         """The round's end as ``last_round`` tells it, its points, and each player's
         cards gathered: what they took, their pack, their stock."""
+        takes = self._takes
         took = [len(takes[0]), len(takes[1])]
         left = [0, 0]  # what each held: their pack and stock
         for player in (0, 1):
             hand = self._hands[player]
-            del hand[:]  # unlike clear(), keeps the room it had: no allocation
+            del hand[ALL]
             hand.extend(takes[player])
             hand.extend(self.pack[player])
             for cards in self.stock[player]:
                 hand.extend(cards)
             left[player] = len(hand) - took[player]
         self.last_round = RoundEnd(
-            cleared, slapper, took, left, [len(self._hands[0]), len(self._hands[1])]
+            self.cleared, self._slapper, took, left, [len(self._hands[0]), len(self._hands[1])]
         )
         self.round += 1
         if self.options.score == "points":
@@ -654,22 +686,24 @@ class Game:
             self.points[1] += left[1]
 
     def shuffle(self):
-        """Score the round that ended and shuffle the next player's cards, player 1's
-        first; ``shuffled`` once both are. The first part of ``deal()``, which the device
-        runs a call a pass ahead of it (each part about half a millisecond on the Pico).
-        Refused outside ``PHASE_DEALING``."""
+        """The next part of what comes before the layout, a call each: score the round
+        that ended and shuffle player 1's cards; shuffle player 2's; make room in the
+        history for the next round's actions (``room_for_a_round``). ``shuffled`` once
+        all are done. The device runs them a call a pass ahead of ``deal()`` (each up to
+        about a millisecond on the Pico). Refused outside ``PHASE_DEALING``."""
         self._require(self.phase == PHASE_DEALING, NOT_NOW)
         if self.shuffled:
             return
-        if self._ending is not None:
-            takes, cleared, slapper = self._ending
-            self._ending = None
-            self._score_round(takes, cleared, slapper)
-        self.rng.shuffle(self._hands[self._shuffling])
-        self._shuffling += 1
-        if self._shuffling == len(self._hands):
-            self._shuffling = 0
-            self.shuffled = True
+        if self._ending:
+            self._ending = False
+            self._score_round()
+        if self._shuffling < len(self._hands):
+            self.rng.shuffle(self._hands[self._shuffling])
+            self._shuffling += 1
+            return
+        self._room = room_for_a_round(self.history, self._room)
+        self._shuffling = 0
+        self.shuffled = True
 
     def deal(self):
         """Score the round that ended and shuffle each player's cards (unless
@@ -705,7 +739,7 @@ class Game:
             up = self.face_up[player]
             for slot in range(self.slots):
                 cards = piles[slot]
-                del cards[:]
+                del cards[ALL]
                 for i in plan[slot]:
                     if i >= n:
                         break  # the plan's positions rise: a short hand deals a prefix
@@ -715,6 +749,9 @@ class Game:
             pack.reverse()
             self.pack[player] = pack
         two = self.options.middle == "two" and self.pack[0] and self.pack[1]
-        self.middle = [[], []] if two else [[]]
+        piles = self._two_piles
+        del piles[0][ALL]
+        del piles[1][ALL]
+        self.middle = piles if two else self._one_pile
         self.cleared = -1
         self.phase = PHASE_READY

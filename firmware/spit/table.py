@@ -66,12 +66,13 @@ class Table:
         """Commit the presses that are due, run the timers, let CPU seats act."""
         game = self.game
         if game.phase == PHASE_DEALING:
-            # The shuffles, then the layout, each in a pass of its own that carries
-            # nothing else that can wait.
-            if game.shuffled:
-                game.deal()
-            else:
+            # The shuffles and the room in the history for the round's actions, the room
+            # for their press times when it runs short, then the layout: each in a pass of
+            # its own that carries nothing else that can wait.
+            if not game.shuffled:
                 game.shuffle()
+            elif not self.controls.room_for_a_round():
+                game.deal()
             self.pace.spend()
             return
         arbiter = self.arbiter
