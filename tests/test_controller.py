@@ -698,14 +698,14 @@ def test_the_pass_that_deals_the_next_round_leaves_the_last_one_s_end_to_the_nex
     game.apply(slap(1, 1))  # the round's end, as the slap's press would make it
     assert game.phase == PHASE_DEALING
     now = 4000
-    for expected in ("shuffling", "shuffled", "dealt", "taken up"):
+    for expected in ("shuffling", "shuffling", "shuffled", "dealt", "taken up"):
         pace.begin()
         clock[0] = now
         controller.run(now, 0)
         now += 1000
         if expected == "shuffling":
             assert game.phase == PHASE_DEALING and not game.shuffled
-        elif expected == "shuffled":
+        elif expected == "shuffled":  # with room for the next round's actions
             assert game.phase == PHASE_DEALING and game.shuffled
         elif expected == "dealt":
             assert game.phase == PHASE_READY and game.round == 1
