@@ -217,7 +217,7 @@ class Game:
         self._takes = (with_room(DECK_SIZE), with_room(DECK_SIZE))
         self._slapper = -1
         self.shuffled = False  # ``shuffle()`` is done, for ``deal()`` to lay out
-        self._shuffling = 0  # the player whose cards ``shuffle()`` shuffles next (2: none)
+        self._shuffling = 0  # the player whose cards ``shuffle()`` shuffles next (2: the room)
         # Who can play (bit p: player p) and whether nobody can move, worked out at
         # the history length ``_known_at`` (``_know``).
         self._playable = 0
@@ -638,19 +638,22 @@ class Game:
             # Only after a stall: the first hand on the lone pile escapes it.
             self._middle_to(1 - player)
         else:
-            takes = self._takes
-            del takes[player][ALL]
-            del takes[1 - player][ALL]
+            takes = self._emptied_takes()
             takes[player].extend(self.middle[pile])
             takes[1 - player].extend(self.middle[1 - pile])
         self._end_round(player)
 
     def _middle_to(self, taker):
+        takes = self._emptied_takes()
+        for cards in self.middle:
+            takes[taker].extend(cards)
+
+    def _emptied_takes(self):
+        """What each player takes from the middle, emptied for a round's end (room kept)."""
         takes = self._takes
         del takes[0][ALL]
         del takes[1][ALL]
-        for cards in self.middle:
-            takes[taker].extend(cards)
+        return takes
 
     def _end_round(self, slapper):
         """End the round (``_takes``: what each player took from the middle; ``cleared``:
