@@ -18,8 +18,8 @@ from spit.controls import (
     SLAPPED,
     SPAT,
     WITHDRAWN,
+    Contest,
     Controls,
-    milliseconds,
 )
 from spit.rng import Rng
 from spit.rules import PHASE_PLAY, PHASE_READY, PHASE_SLAP, Game
@@ -317,11 +317,12 @@ def test_a_lost_race_leaves_its_banner_to_the_next_update():
     changes = table.controls.changes
     assert table.press(P1, keys.C1, t=1150) == (LOST_RACE, P1, 0)
     contest = table.controls.contest
-    assert (contest.winner, contest.margin_us, contest.banner) == (P2, 150, None)
+    assert (contest.winner, contest.margin_us, contest.unsettled) == (P2, 150, True)
     assert table.controls.update(2000), "first, whether P2's play left anybody stuck"
-    assert contest.banner is None
+    assert contest.unsettled and contest.banner_len == 0
     table.controls.update(2000)
-    assert contest.banner == "P2 by 0.15 ms"
+    assert bytes(contest.banner[: contest.banner_len]) == b"P2 by 0.15 ms"
+    assert not contest.unsettled
     assert table.controls.changes == changes + 2, "the lost race, then its banner"
 
 
@@ -342,10 +343,41 @@ def test_slap_time_limit_settles_the_round():
 
 
 @pytest.mark.parametrize(
-    "us, text", [(310, "0.31 ms"), (9_999, "9.99 ms"), (12_345, "12.3 ms"), (150_000, "150 ms")]
+    "us, text",
+    [
+        (0, "0.00 ms"),
+        (310, "0.31 ms"),
+        (9_999, "9.99 ms"),
+        (12_345, "12.3 ms"),
+        (150_000, "150 ms"),
+        ((1 << 30) - 1, "1073741 ms"),
+    ],
 )
 def test_margins_read_in_milliseconds(us, text):
-    assert milliseconds(us) == text
+    contest = Contest()
+    contest.set(1, -us, False)
+    assert contest.text() == "P2 by " + text
+    assert bytes(contest.banner[: contest.banner_len]).decode() == contest.text()
+
+
+_BANNER_LOCKED = """
+import micropython
+from spit.controls import Contest
+contest = Contest()
+out = []
+for winner, us, tie in ((0, 310, False), (1, 12_345, False), (0, 150_000, False), (1, 70, True)):
+    contest.note(winner, us, tie)
+    micropython.heap_lock()
+    contest.settle()
+    micropython.heap_unlock()
+    out.append(bytes(contest.banner[: contest.banner_len]).decode())
+print("|".join(out))
+"""
+
+
+def test_the_banner_is_written_without_allocating_on_micropython(mpvm):
+    expected = "P1 by 0.31 ms|P2 by 12.3 ms|P1 by 150 ms|TIE - P2 by rule"
+    assert mpvm(_BANNER_LOCKED).strip() == expected
 
 
 def test_a_players_buttons_never_touch_the_other_players_cards():

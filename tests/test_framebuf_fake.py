@@ -258,3 +258,28 @@ def test_too_small_a_buffer_is_refused_like_the_device():
 
 def test_fake_is_the_one_on_the_path():
     assert framebuf.__file__.replace("\\", "/").endswith("host_sim/fakes/framebuf.py")
+
+
+_TEXT_TYPES = """
+import framebuf
+
+
+def drawn(text):
+    buf = bytearray(16 * 8 * 2)
+    framebuf.FrameBuffer(buf, 16, 8, framebuf.RGB565).text(text, 0, 0, 0xFFFF)
+    return bytes(buf)
+
+
+try:
+    drawn(bytearray(b"a7"))
+    refused = "none"
+except TypeError:
+    refused = "TypeError"
+print(drawn(b"a7") == drawn("a7"), drawn("a7") != drawn(""), refused)
+"""
+
+
+def test_text_takes_bytes_as_a_string_and_refuses_a_bytearray_like_the_device(mpvm):
+    from same_on_cpython import run_on_cpython
+
+    assert mpvm(_TEXT_TYPES) == run_on_cpython(_TEXT_TYPES) == "True True TypeError\n"

@@ -72,7 +72,14 @@ EVERY_PASS = {
     "handheld.py": ["Handheld.run_pass"],
     "drivers/debounce.py": ["Debouncer.update"],
     "drivers/buzzer.py": ["Buzzer.update"],
-    "spit/pace.py": ["Pace.begin", "Pace.early", "Pace.turn", "Pace.spend", "Pace.alone"],
+    "spit/pace.py": [
+        "Pace.begin",
+        "Pace.now",
+        "Pace.early",
+        "Pace.turn",
+        "Pace.spend",
+        "Pace.alone",
+    ],
     "spit/controller.py": [
         "Controller.run",
         "Controller._draw_alone",
@@ -107,9 +114,16 @@ EVERY_PASS = {
     "spit/session.py": ["Session.run"],
     # The CPU seats' part of a pass (``Table._run_cpus``) runs with the heap locked, its
     # frames on the C stack whatever their size: ``tests/test_table.py`` locks a whole game.
-    "spit/table.py": ["Table.run"],
+    "spit/table.py": ["Table.run", "Table._due_by"],
     "spit/arbiter.py": ["Arbiter.commit_due"],
-    "spit/controls.py": ["Controls.update"],
+    "spit/controls.py": [
+        "Controls.update",
+        "Contest.settle",
+        "Contest._write",
+        "_put",
+        "_put_number",
+    ],
+    "spit/pen.py": ["Pen.lay_out", "Pen.lay_out_codes", "Pen.message_row"],
 }
 
 # The functions a press or an action runs through, from its edge to the rules.

@@ -100,3 +100,14 @@ def test_early_holds_each_kind_to_its_own_threshold():
     assert not pace.early(GLANCE) and pace.early(SOUND)
     clock[0] += 300
     assert not pace.early(SOUND)
+
+
+def test_now_is_the_pass_start_and_the_time_since_begin():
+    clock = [5_000]
+    pace = Pace(lambda: clock[0])
+    pace.begin()
+    clock[0] += 300
+    assert pace.now(5_000) == 5_300
+    # A pass timed on another clock (the profile's game time) and across the wrap.
+    assert pace.now((1 << 30) - 100) == 200
+    assert Pace().now(90_000) == 90_000, "without a clock, the pass's start"

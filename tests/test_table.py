@@ -219,32 +219,66 @@ def test_the_automatic_spit_waits_for_presses_made_before_it():
     assert game.spits == 1
 
 
-def test_a_late_pass_commits_one_press_and_the_clocks_wait_for_a_pass_without_one():
+def clocked_table(game):
+    """A table whose pace reads a clock, and ``a_pass(now, late)``: a pass that begins
+    at ``now`` and reaches the table ``late`` µs later."""
     from spit.pace import Pace
 
     clock = [0]
     pace = Pace(lambda: clock[0])
-    game = position(["KH"], ["KC"], ["6S", "8D"], options="spit=auto", packs=(5, 5))
     table = Table(game, pace=pace)
+
+    def a_pass(now, late=0):
+        clock[0] = now
+        pace.begin()
+        clock[0] = now + late
+        table.run(now)
+
+    return table, a_pass
+
+
+def stuck_table():
+    game = position(["KH"], ["KC"], ["6S", "8D"], options="spit=auto", packs=(5, 5))
+    table, a_pass = clocked_table(game)
     table.controls.press(keys.button_id(0, keys.C1), 0)
     table.controls.press(keys.button_id(0, keys.C2), 0)  # everybody stuck from t=0
+    return game, table, a_pass
+
+
+def test_a_late_pass_commits_one_press_and_the_clocks_wait_for_a_pass_without_one():
+    game, table, a_pass = stuck_table()
     due = table.controls.auto_spit_us
     table.touch(keys.button_id(0, keys.C2), due - 300)  # picks the king up again
     table.touch(keys.button_id(1, keys.SPIT), due - 400)
-    pace.begin()
-    clock[0] += 5_000  # the pass is late from its first press on
-    table.run(due + 1500)
+    a_pass(due + 1500, late=5_000)  # the pass is late from its first press on
     assert table.controls.called[1] and table.controls.hand[0] < 0, "the earliest only"
     assert game.spits == 0, "the automatic spit waits for the press still due"
-    pace.begin()
-    table.run(due + 2500)
+    a_pass(due + 2500)
     assert table.controls.hand[0] == 1 and game.spits == 0, "a pass with a press in it"
-    pace.begin()
-    table.run(due + 3500)
+    a_pass(due + 3500)
     assert game.spits == 0, "a pass works out whether the last action left everybody stuck"
-    pace.begin()
-    table.run(due + 4500)
+    a_pass(due + 4500)
     assert game.spits == 1, "then the clocks run on"
+
+
+def test_a_press_that_falls_due_on_the_way_to_the_table_commits_in_that_pass():
+    game, table, a_pass = stuck_table()
+    settle = table.arbiter.settle_us
+    table.touch(keys.button_id(1, keys.SPIT), 10_000)
+    a_pass(10_000 + settle - 300, late=299)
+    assert not table.controls.called[1], "not due yet when the pass reaches the table"
+    a_pass(10_000 + settle - 200, late=200)
+    assert table.controls.called[1], "due by the time the pass reaches the table"
+
+
+def test_a_late_pass_commits_no_press_that_a_press_not_taken_in_yet_could_tie():
+    game, table, a_pass = stuck_table()
+    settle, tie = table.arbiter.settle_us, table.arbiter.tie_us
+    table.touch(keys.button_id(1, keys.SPIT), 10_000)  # taken in as the pass began
+    a_pass(10_000 + tie - 1, late=5_000)
+    assert not table.controls.called[1], "a press within the tie window may still come"
+    a_pass(10_000 + tie, late=settle)
+    assert table.controls.called[1], "the tie window has passed since the pass began"
 
 
 def test_a_cpu_seat_waits_to_glance_while_a_press_is_about_to_be_due():

@@ -35,15 +35,15 @@ from micropython import const
 from spit.ticks import ticks_diff
 
 RELEASE_US = const(10_000)
-_NOT_QUIET = const(-1)  # ticks values are never negative
 
 
 class Debouncer:
     def __init__(self, source, on_press, now, release_us=RELEASE_US, buttons=16):
         self._on_press = on_press
         self.release_us = release_us
-        # Since when (a main-loop time) each disarmed button has read released.
-        self._quiet_since = array("i", [_NOT_QUIET] * buttons)
+        # Since when (a main-loop time) each button in ``_quiet`` has read released.
+        self._quiet_since = array("i", [0] * buttons)
+        self._quiet = 0  # the disarmed buttons counting their quiet time
         held = source.pressed_mask()
         self._all = (1 << buttons) - 1
         self._armed = self._all & ~held
@@ -64,36 +64,35 @@ class Debouncer:
             self._rearm(now)
 
     def _rearm(self, now):
-        # Few locals, and the released buttons in a call of their own: on MicroPython a
-        # function with more than 11 words of locals and stack gets its frame from the
-        # heap at every call (``host_sim.frames``).
-        disarmed = self._all & ~self._armed
         pressed = self._pressed_mask()
+        self._quiet &= ~pressed  # read pressed again: the quiet time starts over
+        # The disarmed buttons reading released: while a button is only held, none, so a
+        # pass with a button down walks no bits (every pass that commits a press).
+        released = self._all & ~self._armed & ~pressed
         button = 0
-        while disarmed:  # the disarmed buttons only: most passes, one or two
-            if disarmed & 1:
-                if pressed >> button & 1:
-                    self._quiet_since[button] = _NOT_QUIET
-                else:
-                    self._released(button, now)
-            disarmed >>= 1
+        while released:
+            if released & 1:
+                self._released(button, now)
+            released >>= 1
             button += 1
 
     def _released(self, button, now):
-        since = self._quiet_since[button]
-        if since == _NOT_QUIET:
+        bit = 1 << button
+        if not self._quiet & bit:
             # Released somewhere since the last pass: count from now, the safe side.
+            self._quiet |= bit
             self._quiet_since[button] = now
             return
-        quiet = ticks_diff(now, since)
+        quiet = ticks_diff(now, self._quiet_since[button])
         # A negative age means the loop stalled past half the tick period.
         if quiet >= self.release_us or quiet < 0:
-            self._armed |= 1 << button
-            self.held_since_start &= ~(1 << button)
+            self._armed |= bit
+            self._quiet &= ~bit
+            self.held_since_start &= ~bit
 
     def _on_edge(self, button, t):
         bit = 1 << button
-        self._quiet_since[button] = _NOT_QUIET
+        self._quiet &= ~bit
         if self._armed & bit:
             self._armed &= ~bit
             self._on_press(button, t)

@@ -712,7 +712,7 @@ class Controller:
         if shown == screens.COUNTDOWN:
             renderer.countdown(self._count, share)
         elif shown == screens.ROUND_RESULT:
-            banner = table.controls.contest.banner or ""  # made by the controls' next update
+            banner = table.controls.contest.text()
             lines = self._reaction_lines
             renderer.round_result(table.game.last_round, banner, cpus, lines, share)
         elif shown == screens.MATCH_RESULT:

@@ -88,60 +88,110 @@ DEFAULT_SLAP_LIMIT_US = const(10_000_000)
 # A pile press this soon after a quick play by the same player is the rest of the
 # taught "Cn then L" and is absorbed without a word.
 QUICK_FOLLOW_US = const(1_000_000)
+# The margin banner's longest text: ``P1 by 1073741 ms``, the longest margin in ticks.
+BANNER_MAX = const(20)
+_P = const(80)  # character codes: "P", "1", "0", "."
+_ONE = const(49)
+_ZERO = const(48)
+_POINT = const(46)
 _FITS_NONE = const(-1)  # what ``_only_fit`` finds besides a pile
 _FITS_BOTH = const(-2)
 
 
 class Contest:
     """The last contested outcome: ``winner`` (0 or 1), ``margin_us`` and ``tie`` (the
-    arbiter called the two presses a tie and its fair rule chose the winner), and
-    ``banner``, its ``text()``, made when it is set: the screen reads it while nothing
-    may allocate."""
+    arbiter called the two presses a tie and its fair rule chose the winner), and the
+    banner that says so (``text()``), its characters in ``banner[:banner_len]``: written
+    there without a string, since the screen reads it while nothing may allocate."""
 
     def __init__(self):
         self.winner = -1
         self.margin_us = 0
         self.tie = False
-        self.banner = ""
+        self.banner = bytearray(BANNER_MAX)
+        self.banner_len = 0
+        self.unsettled = False  # noted, its banner not written yet
+        self._notes = 0  # how many outcomes were noted or cleared: the text's version
+        self._text = ""
+        self._text_notes = 0
 
     def set(self, winner, margin_us, tie):
         self.note(winner, margin_us, tie)
         self.settle()
 
     def note(self, winner, margin_us, tie):
-        """``set`` without the banner, which ``settle`` makes later: a new string takes
-        about 0.2 ms on the Pico (MicroPython looks it up among the interned ones), too
-        long for the pass of the press. ``banner`` is None until then."""
+        """``set`` without the banner, which ``settle`` writes later: the pass of the
+        press has no time to spare for it."""
         self.winner = winner
         self.margin_us = margin_us if margin_us >= 0 else -margin_us
         self.tie = tie
-        self.banner = None
+        self.unsettled = True
+        self._notes += 1
 
     def settle(self):
-        """Make the banner a ``note`` left to make."""
-        if self.banner is None:
-            self.banner = self.text()
+        """Write the banner a ``note`` left to write."""
+        if self.unsettled:
+            self.unsettled = False
+            self.banner_len = self._write()
 
     def clear(self):
         self.winner = -1
-        self.banner = ""
+        self.banner_len = 0
+        self.unsettled = False
+        self._notes += 1
 
     def text(self):
-        """What the margin banner says: ``P2 by 0.31 ms`` or ``TIE - P1 by rule``."""
+        """What the margin banner says, ``P2 by 0.31 ms`` or ``TIE - P1 by rule``, as a
+        string: made once for each outcome (the round result's screen asks every pass)."""
+        if self._text_notes != self._notes:
+            self._text_notes = self._notes
+            self._text = bytes(self.banner[: self._write()]).decode()
+        return self._text
+
+    def _write(self):
+        """The banner's characters into ``banner``; returns how many."""
+        out = self.banner
         if self.winner < 0:
-            return ""
+            return 0
         if self.tie:
-            return "TIE - P%d by rule" % (self.winner + 1)
-        return "P%d by %s" % (self.winner + 1, milliseconds(self.margin_us))
+            at = _put(out, 0, b"TIE - P")
+            out[at] = _ONE + self.winner
+            return _put(out, at + 1, b" by rule")
+        out[0] = _P
+        out[1] = _ONE + self.winner
+        us = self.margin_us
+        at = _put_number(out, _put(out, 2, b" by "), us // 1000, 1)
+        # Two decimals under 10 ms, one under 100 ms, whole milliseconds above.
+        if us < 10_000:
+            out[at] = _POINT
+            at = _put_number(out, at + 1, us % 1000 // 10, 2)
+        elif us < 100_000:
+            out[at] = _POINT
+            at = _put_number(out, at + 1, us % 1000 // 100, 1)
+        return _put(out, at, b" ms")
 
 
-def milliseconds(us):
-    """``310`` -> ``'0.31 ms'``: two decimals under 10 ms, one under 100 ms."""
-    if us < 10_000:
-        return "%d.%02d ms" % (us // 1000, us % 1000 // 10)
-    if us < 100_000:
-        return "%d.%d ms" % (us // 1000, us % 1000 // 100)
-    return "%d ms" % (us // 1000)
+def _put(out, at, chars):
+    """``chars`` (bytes) into ``out`` from ``at``; returns the end."""
+    for i in range(len(chars)):
+        out[at + i] = chars[i]
+    return at + len(chars)
+
+
+def _put_number(out, at, value, width):
+    """``value`` in decimal into ``out`` from ``at``, zero-padded to ``width``; returns the
+    end."""
+    end = at + width
+    rest = value // 10**width
+    while rest:
+        end += 1
+        rest //= 10
+    i = end
+    while i > at:
+        i -= 1
+        out[i] = _ZERO + value % 10
+        value //= 10
+    return end
 
 
 def _is_pile_key(button):
@@ -319,7 +369,7 @@ class Controls:
         if self._stuck_at >= 0:
             self._note_stuck()
             return True
-        if self.contest.banner is None:
+        if self.contest.unsettled:
             self.contest.settle()
             self.changes += 1  # the banner is there to show
         game = self.game

@@ -98,6 +98,14 @@ class Pace:
         if self.clock is not None:
             self._start = self.clock()
 
+    def now(self, start):
+        """The time now, on the clock of ``start`` (the pass's, as its caller read it just
+        before ``begin``): ``start`` and the time since ``begin``; ``start`` without a
+        clock."""
+        if self.clock is None:
+            return start
+        return ticks_add(start, ticks_diff(self.clock(), self._start))
+
     def early(self, kind):
         """True while the pass is early enough for a piece of ``kind``."""
         if self.clock is None:

@@ -84,6 +84,12 @@ _LINE_CHARS = const(40)  # a row of 8x8 text across the screen
 _LINE_BYTES = const(_LINE_CHARS * 8)  # that row as a 1-bit bitmap
 _NO_BITS = bytes(_LINE_BYTES)
 _DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
+# Printable ASCII in code order, as bytes, which framebuf's text takes as it takes a string:
+# a character given by its code (the margin banner's) is laid out without making a string.
+_CHARSET = (
+    b" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_"
+    b"`abcdefghijklmnopqrstuvwxyz{|}~"
+)
 
 
 def picture(framebuf, buf, width, height, shape):
@@ -144,6 +150,13 @@ class Pen:
         self._mono_fb = None
         self._message_row = None
         self._row_piece = None
+        self._message_bits = None  # the message row's text laid out (``lay_out``)
+        self._message_fb = None
+        self._glyphs = ()  # ``_CHARSET``'s characters, one bytes each
+        self._message_x = 0
+        self._message_y = 0
+        self._message_key = 0
+        self._message_palette = None
 
     def make_text(self):
         """Make what text needs, once: after the biggest pictures, which need the heap
@@ -156,6 +169,11 @@ class Pen:
         self._mono_fb = self.framebuf.FrameBuffer(self._mono, WIDTH, 8, self.framebuf.MONO_HLSB)
         self._message_row = self.view(WIDTH, MESSAGE_H)
         self._row_piece = self.view(PIECE_W, MESSAGE_H)
+        self._message_bits = bytearray(_LINE_BYTES)
+        self._message_fb = self.framebuf.FrameBuffer(
+            self._message_bits, WIDTH, 8, self.framebuf.MONO_HLSB
+        )
+        self._glyphs = tuple(_CHARSET[i : i + 1] for i in range(len(_CHARSET)))
 
     # -- made once ----------------------------------------------------------------
 
@@ -317,6 +335,35 @@ class Pen:
         drawn upright and the panel turns it, cheaper than turning the text."""
         self.begin(self.row_view(width), left, y, False, FELT)
         self._fb.text(text, x - left, 0, colour)
+        self.end_for(player)
+
+    def lay_out(self, text):
+        """Lay ``text`` out as the message row's 1-bit bitmap (``message_row``)."""
+        self._message_bits[:] = _NO_BITS
+        self._message_fb.text(text, 0, 0, 1)
+
+    def lay_out_codes(self, codes, count):
+        """``lay_out`` for a text of ``count`` characters given by their codes (bytes)."""
+        self._message_bits[:] = _NO_BITS
+        glyphs = self._glyphs
+        while count:
+            count -= 1
+            self._message_fb.text(glyphs[codes[count] - 32], 8 * count, 0, 1)
+
+    def place_message(self, x, y, colour):
+        """Where the text laid out goes (its top left as player 1 reads it) and in what
+        colour."""
+        self._message_x = x
+        self._message_y = y
+        self._message_key = colour ^ 0xFFFF
+        self._message_palette = self._palettes[colour]
+
+    def message_row(self, player, left, width):
+        """``text_row`` for the text laid out and placed (``lay_out``, ``place_message``)."""
+        self.begin(self.row_view(width), left, self._message_y, False, FELT)
+        self._fb.blit(
+            self._message_fb, self._message_x - left, 0, self._message_key, self._message_palette
+        )
         self.end_for(player)
 
     def big_text(self, text, scale):

@@ -121,9 +121,8 @@ class PlayScreen:
         self._called_text = ""
         # The message row being drawn, and how far: columns of player 1's copy, then
         # player 2's (2 * WIDTH: all drawn); the columns its pieces must cover.
-        self._message_text = ""
+        self._message_len = 0
         self._message_x = 0
-        self._message_ink = HIGHLIGHT
         self._message_at = 2 * WIDTH
         self._message_from = 0
         self._message_to = 0
@@ -234,7 +233,7 @@ class PlayScreen:
         self.regions.lay_out(piles, slots)
         self._pending = 0
         self._message_at = 2 * WIDTH
-        self._message_text = ""  # the clear took it away
+        self._message_len = 0  # the clear took it away
 
     def _set_word(self, word):
         self._word = word
@@ -352,8 +351,8 @@ class PlayScreen:
     def _decide_message(self, game, controls):
         """What the message row shows; True when a new message starts being drawn."""
         contest = controls.contest
-        if contest.banner is None:
-            self.renderer.busy = True  # a margin whose banner the controls' next update makes
+        if contest.unsettled:
+            self.renderer.busy = True  # a margin whose banner the controls' next update writes
             return False
         done = len(game.history)
         seen = self._seen
@@ -373,9 +372,12 @@ class PlayScreen:
             return False
         self.regions.keys[MESSAGE_CODE] = key
         if key >= _MSG_BANNER:
-            self._start_message(contest.banner, WHITE)
+            self.pen.lay_out_codes(contest.banner, contest.banner_len)
+            self._start_message(contest.banner_len, WHITE)
         else:
-            self._start_message(self._prompts[key], HIGHLIGHT)
+            prompt = self._prompts[key]
+            self.pen.lay_out(prompt)
+            self._start_message(len(prompt), HIGHLIGHT)
         return True
 
     def _message_key(self, game, controls):
@@ -395,11 +397,12 @@ class PlayScreen:
             return _MSG_BANNER + contest
         return _MSG_NONE
 
-    def _start_message(self, text, colour):
-        """The pieces to draw: those the old text or the new one reach into."""
-        x = (WIDTH - 8 * len(text)) // 2
+    def _start_message(self, length, colour):
+        """The pieces to draw for a new text of ``length`` characters, laid out: those the
+        old text or the new one reach into."""
+        x = (WIDTH - 8 * length) // 2
         start = self._message_x
-        end = start + 8 * len(self._message_text)
+        end = start + 8 * self._message_len
         if self._message_at < 2 * WIDTH and self._message_from < self._message_to:
             # The old text was not all drawn: the pieces it had to cover still need it.
             start = min(start, self._message_from) if start < end else self._message_from
@@ -407,10 +410,10 @@ class PlayScreen:
         if start == end:  # nothing to cover but the new text
             start = end = x
         self._message_from = min(start, x)
-        self._message_to = max(end, x + 8 * len(text))
-        self._message_text = text
+        self._message_to = max(end, x + 8 * length)
+        self._message_len = length
         self._message_x = x
-        self._message_ink = colour
+        self.pen.place_message(x, MESSAGE_Y, colour)
         self._message_at = 0
 
     def _draw_message(self):
@@ -423,13 +426,5 @@ class PlayScreen:
             if touches(self._message_from, self._message_to, at % WIDTH, width):
                 if not call.afford():
                     return
-                self.pen.text_row(
-                    at // WIDTH,
-                    self._message_text,
-                    self._message_x,
-                    MESSAGE_Y,
-                    self._message_ink,
-                    at % WIDTH,
-                    width,
-                )
+                self.pen.message_row(at // WIDTH, at % WIDTH, width)
             self._message_at = at + width

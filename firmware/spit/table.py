@@ -40,6 +40,7 @@ class Table:
         game.deals_later = True
         self.pace = pace or Pace()
         self.arbiter = arbiter or Arbiter()
+        self._reach_us = self.arbiter.settle_us - self.arbiter.tie_us  # ``_due_by``
         self.controls = Controls(game, listener)
         self.cpus = cpus
         # Bound once: run() is called every pass, and binding a method allocates.
@@ -80,7 +81,7 @@ class Table:
         # ms on the Pico), the rest in the passes that follow. The clocks and the CPU
         # seats wait for the next pass: a press before a deadline still beats it, since
         # the clocks run at the commit horizon.
-        if arbiter.commit_due(now, self._commit, self._contested, 1):
+        if arbiter.commit_due(self._due_by(now), self._commit, self._contested, 1):
             self.pace.spend()
             return
         horizon = ticks_add(now, -arbiter.settle_us)
@@ -92,6 +93,16 @@ class Table:
         # With the heap locked (``spit.pace``): the CPU seats allocate nothing, and their
         # functions, some over 11 words, then take their frames from the C stack.
         HEAP.call(self._cpus_turn, horizon)
+
+    def _due_by(self, now):
+        """The time the presses are due by in the pass that began at ``now``: the clock's,
+        so that a press that fell due on the way here commits in this pass, but at most
+        the settle window less the tie window after ``now``, when the presses were taken
+        in: one taken later is later than the press by more than the tie window then."""
+        clock = self.pace.now(now)
+        if ticks_diff(clock, now) > self._reach_us:
+            return ticks_add(now, self._reach_us)
+        return clock
 
     def _cpus_wait(self, now):
         """Whether no CPU seat may act or look in this pass at ``now`` (the commit horizon):

@@ -67,12 +67,10 @@ _PROGRAM = """
 import gc, time
 from array import array
 
-# First, while the heap is empty: once the firmware is loaded it has no 3 KB in one piece.
-PLAY_TIMES = array("H", bytes(2 * %(max_passes)d))
+from device import boot
+
 # The slowest passes: their time, then what they were (``what``).
 SLOWEST = array("I", bytes(8 * %(slow_kept)d))
-
-from device import boot
 from drivers.debounce import Debouncer
 from drivers.display import Display
 from spit.arbiter import Arbiter
@@ -207,12 +205,14 @@ def timed_fill_rows(display, colour, y, h):
 
 
 def run(with_stages, level, rounds, max_passes, skip_us, regions):
-    play_times = PLAY_TIMES
     Cpu.glance = timed_glance(Cpu.glance)
     gc.collect()  # this program's imports left garbage that main.py's do not
     # The stages' hooks after boot: their closures would leave the heap no block for the
     # renderer's card pictures. They wrap classes, so they reach what boot made.
     handheld = boot()
+    # After boot, as main.py loads the firmware: the heap boot finds is a device's. Two
+    # bytes a pass in play, in one block: the heap after boot has no room for two.
+    play_times = bytearray(2 * %(max_passes)d)
     if with_stages:
         hook(Debouncer, ("update",), "debounce")
         hook(Arbiter, ("commit_due",), "arbiter")
@@ -288,7 +288,8 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
             for i in range(len(STAGES)):
                 worst[i] = spent[i]
         if in_play and session.table.game.phase == PHASE_PLAY:
-            play_times[play_passes] = min(took, 65535)
+            play_times[2 * play_passes] = min(took, 65535) & 255
+            play_times[2 * play_passes + 1] = min(took, 65535) >> 8
             play_passes += 1
             if took > worst_play_us:
                 worst_play_us = took
@@ -301,7 +302,7 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
             else:
                 play_alloc += after - before
     for i in range(play_passes):  # one by one: the heap has no large free block left
-        print("t", play_times[i])
+        print("t", play_times[2 * i] | play_times[2 * i + 1] << 8)
     print(repr({
         "passes": passes, "play_passes": play_passes, "pass_max_us": worst_us,
         "play_pass_max_us": worst_play_us, "breaks": breaks, "break_pass_max_us": break_us,

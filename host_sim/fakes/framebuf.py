@@ -362,7 +362,10 @@ class FrameBuffer:
             y += dy
 
     def text(self, s, x0, y0, c=1):
-        for ch in s.encode("utf-8"):
+        # MicroPython's takes a str or bytes (``mp_obj_str_get_str``), not a bytearray.
+        if type(s) is not bytes and type(s) is not str:
+            raise TypeError("can't convert '%s' object to str implicitly" % type(s).__name__)
+        for ch in s if type(s) is bytes else s.encode("utf-8"):
             if ch < 32 or ch > 127:
                 ch = 127
             base = (ch - 32) * 8
