@@ -21,6 +21,7 @@ from spit.controls import (
     Contest,
     Controls,
 )
+from spit.pen import CODED
 from spit.rng import Rng
 from spit.rules import PHASE_PLAY, PHASE_READY, PHASE_SLAP, Game
 
@@ -358,6 +359,14 @@ def test_margins_read_in_milliseconds(us, text):
     contest.set(1, -us, False)
     assert contest.text() == "P2 by " + text
     assert bytes(contest.banner[: contest.banner_len]).decode() == contest.text()
+    assert set(contest.banner[: contest.banner_len]) <= set(CODED), "the screen lays it out"
+
+
+def test_a_tie_banner_names_the_rule_in_characters_the_screen_lays_out():
+    contest = Contest()
+    contest.set(0, 40, True)
+    assert contest.text() == "TIE - P1 by rule"
+    assert set(contest.banner[: contest.banner_len]) <= set(CODED)
 
 
 _BANNER_LOCKED = """

@@ -84,12 +84,9 @@ _LINE_CHARS = const(40)  # a row of 8x8 text across the screen
 _LINE_BYTES = const(_LINE_CHARS * 8)  # that row as a 1-bit bitmap
 _NO_BITS = bytes(_LINE_BYTES)
 _DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
-# Printable ASCII in code order, as bytes, which framebuf's text takes as it takes a string:
-# a character given by its code (the margin banner's) is laid out without making a string.
-_CHARSET = (
-    b" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_"
-    b"`abcdefghijklmnopqrstuvwxyz{|}~"
-)
+# The characters a text given by its codes may hold (the margin banner's), as bytes, which
+# framebuf's text takes as it takes a string: laid out without making a string.
+CODED = b" -.0123456789EIPTbelmrsuy"
 
 
 def picture(framebuf, buf, width, height, shape):
@@ -152,7 +149,7 @@ class Pen:
         self._row_piece = None
         self._message_bits = None  # the message row's text laid out (``lay_out``)
         self._message_fb = None
-        self._glyphs = ()  # ``_CHARSET``'s characters, one bytes each
+        self._glyphs = ()  # ``CODED``'s characters, one bytes each, by code less 32
         self._message_x = 0
         self._message_y = 0
         self._message_key = 0
@@ -173,7 +170,10 @@ class Pen:
         self._message_fb = self.framebuf.FrameBuffer(
             self._message_bits, WIDTH, 8, self.framebuf.MONO_HLSB
         )
-        self._glyphs = tuple(_CHARSET[i : i + 1] for i in range(len(_CHARSET)))
+        glyphs = [None] * 95
+        for i in range(len(CODED)):
+            glyphs[CODED[i] - 32] = CODED[i : i + 1]
+        self._glyphs = glyphs
 
     # -- made once ----------------------------------------------------------------
 
@@ -343,7 +343,8 @@ class Pen:
         self._message_fb.text(text, 0, 0, 1)
 
     def lay_out_codes(self, codes, count):
-        """``lay_out`` for a text of ``count`` characters given by their codes (bytes)."""
+        """``lay_out`` for a text of ``count`` characters given by their codes (bytes), each
+        one of ``CODED``."""
         self._message_bits[:] = _NO_BITS
         glyphs = self._glyphs
         while count:
