@@ -95,14 +95,15 @@ class Table:
         HEAP.call(self._cpus_turn, horizon)
 
     def _due_by(self, now):
-        """The time the presses are due by in the pass that began at ``now``: the clock's,
-        so that a press that fell due on the way here commits in this pass, but at most
-        the settle window less the tie window after ``now``, when the presses were taken
-        in: one taken later is later than the press by more than the tie window then."""
-        clock = self.pace.now(now)
-        if ticks_diff(clock, now) > self._reach_us:
+        """The time the presses are due by in the pass that began at ``now``: the time it
+        reached the table (``Pace.now``), so that a press that fell due on the way commits
+        in this pass, but at most the settle window less the tie window after ``now``, when
+        the presses were taken in: one taken later is later than a due press by more than
+        the tie window then."""
+        reached = self.pace.now(now)
+        if ticks_diff(reached, now) > self._reach_us:
             return ticks_add(now, self._reach_us)
-        return clock
+        return reached
 
     def _cpus_wait(self, now):
         """Whether no CPU seat may act or look in this pass at ``now`` (the commit horizon):
