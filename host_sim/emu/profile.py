@@ -288,8 +288,9 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
             for i in range(len(STAGES)):
                 worst[i] = spent[i]
         if in_play and session.table.game.phase == PHASE_PLAY:
-            play_times[2 * play_passes] = min(took, 65535) & 255
-            play_times[2 * play_passes + 1] = min(took, 65535) >> 8
+            kept = min(took, 65535)
+            play_times[2 * play_passes] = kept & 255
+            play_times[2 * play_passes + 1] = kept >> 8
             play_passes += 1
             if took > worst_play_us:
                 worst_play_us = took
