@@ -138,3 +138,58 @@ def test_doctests_pass_on_cpython(name):
     module = importlib.import_module("spit." + name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+
+
+# Between rounds on the device: the score, the shuffles and the deal, each in a pass of
+# its own, with the heap locked but for the room made in the history (``room_for_a_round``)
+# and the deal that ends the game (its ``Outcome``).
+_ROUND_ENDS_LOCKED = PLAYOUT.split("for seed, options_text")[0] + r"""
+import micropython
+
+
+def between_rounds(game):
+    micropython.heap_lock()
+    try:
+        game.shuffle()  # player 2's
+    finally:
+        micropython.heap_unlock()
+    game.shuffle()  # the room in the history
+    ends = 0 in game.last_round.held or game.options.score == "points"
+    if not ends:
+        micropython.heap_lock()
+    try:
+        game.deal()
+    finally:
+        if not ends:
+            micropython.heap_unlock()
+
+
+for seed, options_text in SETS:
+    game = Game(seed, Options.parse(options_text))
+    game.deals_later = True
+    rng = Rng(seed)
+    rounds = 0
+    while game.outcome() is None and len(game.history) < 3000:
+        if game.phase == PHASE_DEALING:
+            micropython.heap_lock()
+            try:
+                game.shuffle()  # the round scored, player 1's cards shuffled
+            finally:
+                micropython.heap_unlock()
+            between_rounds(game)
+            rounds += 1
+            continue
+        game.apply(sensible(game, rng))
+    print(seed, rounds, game.card_count())
+"""
+
+
+def test_a_rounds_end_and_the_next_deal_allocate_nothing_on_micropython(mpvm):
+    sets = [(11, ""), (12, "layout=3x5 middle=one pick=winner"), (13, "layout=1-4 stack=on")]
+    script = _ROUND_ENDS_LOCKED.replace("SETS", repr(sets)).replace(
+        "from spit.rules import PHASE_PLAY,", "from spit.rules import PHASE_DEALING, PHASE_PLAY,"
+    )
+    lines = mpvm(script, heap_kib=2048).split()
+    rounds = [int(n) for n in lines[1::3]]
+    assert all(n >= 2 for n in rounds), lines  # rounds ended and were dealt, locked
+    assert lines[2::3] == ["52"] * len(sets)

@@ -71,6 +71,16 @@ def take_last(cards):
     return card
 
 
+def lay_reversed(pile, cards, start):
+    """``pile`` emptied, then given ``cards`` from ``start`` on, the last first (its room
+    kept: a slice would be a new list)."""
+    del pile[ALL]
+    i = len(cards) - 1
+    while i >= start:
+        pile.append(cards[i])
+        i -= 1
+
+
 def with_room(size):
     """An empty pile with room for ``size`` cards: adding to it allocates nothing."""
     cards = [0] * size

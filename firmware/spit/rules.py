@@ -26,7 +26,7 @@ True
 
 from micropython import const
 
-from spit.cards import ALL, DECK_SIZE, FITS, rank, take_last, with_room
+from spit.cards import ALL, DECK_SIZE, FITS, lay_reversed, rank, take_last, with_room
 from spit.options import Options
 from spit.rng import Rng
 from spit.twins import can_play, fitting_ranks
@@ -190,7 +190,7 @@ class Game:
         self.slots = len(self.options.pile_sizes)
         self.stock = [[[] for _ in range(self.slots)] for _ in range(2)]
         self.face_up = [[0] * self.slots for _ in range(2)]
-        self.pack = [[], []]
+        self.pack = [with_room(DECK_SIZE), with_room(DECK_SIZE)]  # a deal allocates nothing
         # The spit piles, each with room for the deck (a play grows a pile by a card),
         # made once a game: ``middle`` is both, or the first alone in a one-pile round.
         self._two_piles = [with_room(DECK_SIZE), with_room(DECK_SIZE)]
@@ -210,7 +210,8 @@ class Game:
         # The history's length up to which it has room (``room_for_a_round``).
         self._room = room_for_a_round(self.history, 0)
         self.deals_later = False
-        self._hands = ([], [])  # each player's cards gathered when a round ends
+        self._hands = (with_room(DECK_SIZE), with_room(DECK_SIZE))  # gathered at a round's end
+        self._round_end = RoundEnd(-1, -1, [0, 0], [0, 0], [0, 0])  # ``last_round``, made once
         # How the round ended, until ``shuffle()`` scores it: the middle cards each player
         # took (room for the deck, made once a game: a slap allocates nothing), the slapper.
         self._ending = False
@@ -670,8 +671,8 @@ class Game:
         """The round's end as ``last_round`` tells it, its points, and each player's
         cards gathered: what they took, their pack, their stock."""
         takes = self._takes
-        took = [len(takes[0]), len(takes[1])]
-        left = [0, 0]  # what each held: their pack and stock
+        end = self._round_end
+        end.cleared, end.slapper = self.cleared, self._slapper
         for player in (0, 1):
             hand = self._hands[player]
             del hand[ALL]
@@ -679,14 +680,14 @@ class Game:
             hand.extend(self.pack[player])
             for cards in self.stock[player]:
                 hand.extend(cards)
-            left[player] = len(hand) - took[player]
-        self.last_round = RoundEnd(
-            self.cleared, self._slapper, took, left, [len(self._hands[0]), len(self._hands[1])]
-        )
+            end.took[player] = len(takes[player])
+            end.left[player] = len(hand) - end.took[player]
+            end.held[player] = len(hand)
+        self.last_round = end
         self.round += 1
         if self.options.score == "points":
-            self.points[0] += left[0]
-            self.points[1] += left[1]
+            self.points[0] += end.left[0]
+            self.points[1] += end.left[1]
 
     def shuffle(self):
         """The next part of what comes before the layout, a call each: score the round
@@ -723,15 +724,16 @@ class Game:
             self.phase = PHASE_OVER
 
     def _judge(self, hands):
-        out = [player for player in (0, 1) if not hands[player]]
+        out = 0 if not hands[0] else 1 if not hands[1] else -1  # the first out of cards
         if self.options.score == "points":
-            low, high = sorted(self.points)
-            if out or (high >= _POINTS_TO_END and low != high):
+            points = self.points
+            low, high = min(points[0], points[1]), max(points[0], points[1])
+            if out >= 0 or (high >= _POINTS_TO_END and low != high):
                 if low != high:
-                    return Outcome(self.points.index(low), LOWEST_SCORE)
-                return Outcome(out[0], OUT_OF_CARDS)
+                    return Outcome(points.index(low), LOWEST_SCORE)
+                return Outcome(out, OUT_OF_CARDS)
             return None
-        return Outcome(out[0], OUT_OF_CARDS) if out else None
+        return Outcome(out, OUT_OF_CARDS) if out >= 0 else None
 
     def _start_round(self, hands):
         plan = _deal_plan(self.options.pile_sizes)
@@ -748,9 +750,7 @@ class Game:
                         break  # the plan's positions rise: a short hand deals a prefix
                     cards.append(hand[i])
                 up[slot] = 1 if cards else 0
-            pack = hand[plan[-1] :]
-            pack.reverse()
-            self.pack[player] = pack
+            lay_reversed(self.pack[player], hand, plan[-1])  # the rest, its last card on top
         two = self.options.middle == "two" and self.pack[0] and self.pack[1]
         piles = self._two_piles
         del piles[0][ALL]
