@@ -886,6 +886,40 @@ def test_a_screen_called_again_with_the_same_values_allocates_and_sends_nothing(
     assert mpvm("REGIONS = %d\n" % regions + STATIC_AGAIN).split() == ["0"] * 9
 
 
+_SOME_ROWS = 'rows = [("layout", "1-5"), ("word", "SPIT")]'
+ROWS_LOCKED = STATIC_AGAIN.split("renderer.regions_per_call")[0].replace(
+    _SOME_ROWS, 'rows = [("row", str(i)) for i in range(14)]'  # more than the settings show
+) + """
+from spit.static_screens import StaticScreens
+
+row_pieces = StaticScreens.row_pieces
+met = [0]
+
+
+def locked_row_pieces(self, player, y):
+    met[0] += 1
+    micropython.heap_lock()
+    try:
+        return row_pieces(self, player, y)
+    finally:
+        micropython.heap_unlock()
+
+
+StaticScreens.row_pieces = locked_row_pieces
+renderer.error("a long message " * 12)  # every row of the error screen
+for draw in screens:
+    draw()
+    while renderer.busy:
+        draw()
+print(met[0])
+"""
+
+
+def test_every_screens_rows_are_kept_in_lists_made_at_boot(mpvm):
+    # Up to 2 x 11 rows a screen (the settings, the error screen): none allocates.
+    assert int(mpvm(ROWS_LOCKED)) > 80, "every screen drawn"
+
+
 SPREAD_PLAY = (
     play_set_out(1)
     + """
@@ -1164,13 +1198,29 @@ def test_a_screen_drawn_a_region_a_call_ends_on_the_pixels_drawn_whole(name):
     draw = golden_scenes()[name]  # its own game: a scene may change its game as it draws
     renderer = Renderer(spread, framebuf)
     renderer.regions_per_call = 1
+    renderer.invalidate()  # not the screen the renderer cleared when it was made
     most = _MOST_A_CALL if name != "play" else None  # a card is a bigger region
     assert draw_until_done(renderer, draw, most) > 10
-    assert spread.fills == 0  # the clear went out a strip a call
+    assert spread.fills == 1  # when the renderer was made; this clear went a strip a call
     assert spread.pixels == whole.pixels
     sent = spread.shows
     draw(renderer)
     assert spread.shows == sent  # done: the same values again send nothing
+
+
+def test_the_display_is_cleared_when_the_renderer_is_made_and_the_first_screen_starts_on_it():
+    screen, whole = Screen(), Screen()
+    renderer = Renderer(screen, framebuf)
+    assert screen.fills == 1 and felt_only(screen, 0, 0, 320, 240)
+    renderer.regions_per_call = 1
+    renderer.title("SPIT", 7)
+    assert renderer.busy and screen.shows == 0
+    draw_until_done(renderer, lambda r: r.title("SPIT", 7), _MOST_A_CALL)
+    Renderer(whole, framebuf).title("SPIT", 7)
+    assert screen.fills == 1 and screen.pixels == whole.pixels, "no clear of its own"
+    renderer.settings(SOME_ROWS, 0)  # a later screen clears, a strip a call
+    draw_until_done(renderer, lambda r: r.settings(SOME_ROWS, 0), _MOST_A_CALL)
+    assert screen.fills == 1 and screen.shows > 40
 
 
 def test_new_values_or_another_screen_supersede_what_was_pending():

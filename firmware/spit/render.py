@@ -81,6 +81,10 @@ class Renderer:
         self._play_step = play.step
         self._static_step = static.step
         self.step = static.step
+        # The display cleared at once, in the background where DMA sends it, while the
+        # device goes on booting: the first screen starts on felt, with no clear to wait for.
+        display.fill(FELT)
+        self._blank = True
 
     def invalidate(self):
         """The next call, of any screen, starts it from a clear display."""
@@ -133,7 +137,10 @@ class Renderer:
         self.full_redraws += 1
         self.screen = screen
         self.step = self._play_step if screen == PLAY else self._static_step
-        if self.regions_per_call:
+        if self._blank:
+            self._blank = False  # nothing drawn since the display was cleared
+            self.clear_row = HEIGHT
+        elif self.regions_per_call:
             self.clear_row = 0
         else:
             self.clear_row = HEIGHT

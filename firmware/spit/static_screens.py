@@ -30,6 +30,7 @@ says the bars and corners are to draw again (after a clear).
 from micropython import const
 
 from spit import screens
+from spit.cards import ALL
 from spit.layout import (
     BIG_TEXT_SCALE,
     COUNTDOWN_SCALE,
@@ -70,10 +71,12 @@ _SLAPPED = ("P1 slapped first", "P1 CPU slapped first", "P2 slapped first", "P2 
 _SHOWN = const(5)  # the most values a screen shows
 _LOOKS = WIDTH // PIECE_W  # where a row's pieces' looks begin (``row_pieces``)
 _REACH = 2 * _LOOKS  # and where the pieces its text reaches are kept
-_SEEN = _REACH + 2  # and the clear it last saw
-_BARE = [None] * (_SEEN + 1)  # a row's pieces as a clear leaves them: nothing reached
+_BARE = [None] * (_REACH + 2)  # a row's pieces as a clear leaves them: nothing reached
 _BARE[_REACH] = _LOOKS
 _BARE[_REACH + 1] = -1
+# The most rows a screen draws between clears (the settings: 2 players x 11), each row's
+# pieces kept in a list made at boot (``row_pieces``).
+_ROWS_KEPT = const(22)
 _SHAPE_MAX_W = const(255)  # a shape's width is a byte
 _SEQUENCES = (list, tuple)  # built once: a tuple written in a call would be allocated
 
@@ -115,8 +118,11 @@ class StaticScreens:
         self._screen = screens.TITLE  # the screen whose steps these are
         self._steps = None  # its drawing, a region a step
         self._shown = [None] * _SHOWN  # the values it shows
-        self._drawn = {}  # what each piece of its rows shows
-        self._clears = 0
+        # What each piece of the rows met since the last clear shows, and which row each
+        # list is (``row_pieces``): made once, so that drawing a screen allocates nothing.
+        self._row_lists = [list(_BARE) for _ in range(_ROWS_KEPT)]
+        self._row_keys = [0] * _ROWS_KEPT
+        self._rows_met = 0
         self._shapes = {}  # big text's shapes, by size (``_shape``)
         self.backdrop_due = False  # the self-test's bars and corners: after a clear
         # The row of small text being drawn (``row``), a piece a step: its text and
@@ -259,7 +265,7 @@ class StaticScreens:
         self._screen = screen
         self._steps = None
         self.backdrop_due = True
-        self._clears += 1  # every row's pieces bare felt (``row_pieces``)
+        self._rows_met = 0  # every row's pieces bare felt (``row_pieces``)
 
     def _draw(self, share, took):
         """The clear, then the steps, while this call's share lasts."""
@@ -362,17 +368,24 @@ class StaticScreens:
         piece of small text, its colour and place (``_look``), and at ``_REACH`` the
         first and last piece that its text reaches. New values redraw only the pieces
         that changed, so that a screen whose values change every few passes (the
-        self-test's ages) still gets to its last rows. A list a row, not an entry a
-        piece: the heap may hold no big free block. Lists are kept across screens,
-        reset after a clear (``_SEEN``: the clear they last saw)."""
-        row = player << 8 | y
-        pieces = self._drawn.get(row)
-        if pieces is None:
-            pieces = self._drawn[row] = list(_BARE)
-        elif pieces[_SEEN] == self._clears:
-            return pieces
-        pieces[:] = _BARE  # met first, or after a clear: kept, so that it allocates once
-        pieces[_SEEN] = self._clears
+        self-test's ages) still gets to its last rows. A row met first since the last
+        clear takes the next of the lists made at boot, bare felt."""
+        key = player << 8 | y
+        keys = self._row_keys
+        met = self._rows_met
+        i = 0
+        while i < met:
+            if keys[i] == key:
+                return self._row_lists[i]
+            i += 1
+        if met == len(keys):  # more rows than any screen draws: one more list
+            keys.append(0)
+            self._row_lists.append(list(_BARE))
+        keys[met] = key
+        self._rows_met = met + 1
+        pieces = self._row_lists[met]
+        del pieces[ALL]  # a slice written here would be allocated
+        pieces.extend(_BARE)
         return pieces
 
     # -- rows of text -------------------------------------------------------------
