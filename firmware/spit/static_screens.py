@@ -75,7 +75,7 @@ _BARE = [None] * (_REACH + 2)  # a row's pieces as a clear leaves them: nothing 
 _BARE[_REACH] = _LOOKS
 _BARE[_REACH + 1] = -1
 # The most rows a screen draws between clears (the settings: 2 players x 11), each row's
-# pieces kept in a list made at boot (``row_pieces``).
+# pieces kept in a list made with the screens (``row_pieces``).
 _ROWS_KEPT = const(22)
 _SHAPE_MAX_W = const(255)  # a shape's width is a byte
 _SEQUENCES = (list, tuple)  # built once: a tuple written in a call would be allocated
@@ -119,7 +119,7 @@ class StaticScreens:
         self._steps = None  # its drawing, a region a step
         self._shown = [None] * _SHOWN  # the values it shows
         # What each piece of the rows met since the last clear shows, and which row each
-        # list is (``row_pieces``): made once, so that drawing a screen allocates nothing.
+        # list is (``row_pieces``): made once, so that meeting a row allocates nothing.
         self._row_lists = [list(_BARE) for _ in range(_ROWS_KEPT)]
         self._row_keys = [0] * _ROWS_KEPT
         self._rows_met = 0
@@ -298,9 +298,9 @@ class StaticScreens:
     def row(self, player, text, y, colour, x=-1):
         """The next row of small text, across the screen, to draw: ``player``'s copy, or
         both (-1), a piece a step (``_row_step``), once the screen's steps yield: no
-        generator, and nothing allocated but the pieces' list of a row met for the first
-        time. A piece remembers the text it shows and its look, or None for bare felt,
-        which stays as it is."""
+        generator, and nothing allocated (its pieces' list is one made once). A piece
+        remembers the text it shows and its look, or None for bare felt, which stays as
+        it is."""
         if x < 0:
             x = (WIDTH - 8 * len(text)) // 2
         width = self.renderer.piece_width()
