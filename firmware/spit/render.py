@@ -16,8 +16,8 @@ screen on the display going on without new values (the play screen: what its las
 left; False when there is nothing to go on with: call the screen then). Both paint with
 ``spit.pen``; the play screen's regions (``spit.play_regions``) paint cards from
 ``spit.pictures``. The renderer itself keeps what they share: the screen on the display
-(``invalidate()``: the next call starts from a clear one), the clear between screens, and
-a call's share.
+(``invalidate()``: the next call starts from a clear one), the clear between screens (the
+first screen's was sent when the renderer was made), and a call's share.
 
 With ``regions_per_call`` set (1 on the device) regions are small, each aiming at under
 0.8 ms on the chip with its SPI: a strip of two rows of a clear (through ``fill_rows``,

@@ -369,7 +369,7 @@ class StaticScreens:
         first and last piece that its text reaches. New values redraw only the pieces
         that changed, so that a screen whose values change every few passes (the
         self-test's ages) still gets to its last rows. A row met first since the last
-        clear takes the next of the lists made at boot, bare felt."""
+        clear takes the next of the lists made with the screens, bare felt."""
         key = player << 8 | y
         keys = self._row_keys
         met = self._rows_met
