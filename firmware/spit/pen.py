@@ -31,7 +31,7 @@ from array import array
 
 from micropython import const
 
-from spit.layout import HEIGHT, MESSAGE_H, WIDTH, WORK_BYTES
+from spit.layout import HEIGHT, MESSAGE_H, MESSAGE_Y, WIDTH, WORK_BYTES
 from spit.twins import glyph_row_shape, ink
 
 
@@ -151,7 +151,6 @@ class Pen:
         self._message_fb = None
         self._glyphs = ()  # ``CODED``'s characters, one bytes each, by code less 32
         self._message_x = 0
-        self._message_y = 0
         self._message_key = 0
         self._message_palette = None
 
@@ -351,17 +350,16 @@ class Pen:
             count -= 1
             self._message_fb.text(glyphs[codes[count] - 32], 8 * count, 0, 1)
 
-    def place_message(self, x, y, colour):
-        """Where the text laid out goes (its top left as player 1 reads it) and in what
-        colour."""
+    def place_message(self, x, colour):
+        """Where in the message row the text laid out goes (its left as player 1 reads it)
+        and in what colour."""
         self._message_x = x
-        self._message_y = y
         self._message_key = colour ^ 0xFFFF
         self._message_palette = self._palettes[colour]
 
     def message_row(self, player, left, width):
         """``text_row`` for the text laid out and placed (``lay_out``, ``place_message``)."""
-        self.begin(self.row_view(width), left, self._message_y, False, FELT)
+        self.begin(self.row_view(width), left, MESSAGE_Y, False, FELT)
         self._fb.blit(
             self._message_fb, self._message_x - left, 0, self._message_key, self._message_palette
         )

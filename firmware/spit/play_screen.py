@@ -25,7 +25,7 @@ and every frame goes on the C stack.
 from micropython import const
 
 from spit import screens
-from spit.layout import CARD_BANDS, HEIGHT, MESSAGE_Y, WIDTH
+from spit.layout import CARD_BANDS, HEIGHT, WIDTH
 from spit.options import WORDS
 from spit.pace import FOLLOWS_MAX, HEAP
 from spit.pen import HIGHLIGHT, WHITE, touches
@@ -413,7 +413,7 @@ class PlayScreen:
         self._message_to = max(end, x + 8 * length)
         self._message_len = length
         self._message_x = x
-        self.pen.place_message(x, MESSAGE_Y, colour)
+        self.pen.place_message(x, colour)
         self._message_at = 0
 
     def _draw_message(self):
