@@ -82,7 +82,7 @@ EVERY_PASS = {
     ],
     "spit/controller.py": [
         "Controller.run",
-        "Controller._draw_alone",
+        "Controller._drew_alone",
         "Controller._screen_after",
         "Controller._draw_now",
         "Controller._run_match",
@@ -98,7 +98,6 @@ EVERY_PASS = {
         "PlayScreen.play",
         "PlayScreen._play",
         "PlayScreen._draw_pending",
-        "PlayScreen._draw_queued",
     ],
     "spit/play_regions.py": ["Regions.draw"],
     "spit/static_screens.py": [

@@ -441,3 +441,21 @@ def test_without_a_clock_a_look_ends_in_its_pass():
     table = Table(game, cpus=(None, Cpu(1, "lightning")))
     table.run(1_000_000)
     assert not table.cpus[1].looking() and table.cpus[1].action == play(1, 0, 0)
+
+
+def test_a_cpu_seat_turned_away_in_a_late_pass_glances_before_the_timers_in_the_next():
+    from spit.pace import GLANCE
+
+    game = Game(3)
+    table, a_pass = clocked_table(game)
+    table.cpus = (None, Cpu(1, "lightning"))
+    updates = []
+    update = table.controls.update
+    table.controls.update = lambda now: updates.append(now) or update(now)
+    a_pass(10_000, late=5_000)  # too late in its pass for a glance
+    assert table._seen[1] == -1 and table.pace.waiting == GLANCE and len(updates) == 1
+    a_pass(11_500)
+    assert table._seen[1] == len(game.history), "the seat turned away glanced"
+    assert len(updates) == 1, "before the timers, which wait for the next pass"
+    a_pass(13_000)
+    assert len(updates) == 2

@@ -226,8 +226,7 @@ class Controller:
                 return
             # What the screen left from its last call, or a piece of drawing turned away in
             # the last pass, goes first, in a pass of its own: a piece starts early.
-            if (renderer.busy or self.pace.waiting == DRAW) and self._draws_alone():
-                self._draw_alone(now)
+            if (renderer.busy or self.pace.waiting == DRAW) and self._drew_alone(now):
                 return
         if self.mode == MATCH:
             self._run_match(now)
@@ -236,18 +235,18 @@ class Controller:
         if renderer is not None:
             self._screen_after(now)
 
-    def _draws_alone(self):
-        """Whether this pass only draws: in a game, at most ``ALONE_MAX`` passes in a row
-        (``Pace.alone``), so that the game moves on; outside one, whenever drawing has its
-        turn (the menus' work is their presses, and a press due goes first)."""
-        if self._in_game:
-            return self.pace.alone(self.arbiter)
-        return not self.arbiter.due(self._now) and self.pace.turn(DRAW, self.arbiter)
-
-    def _draw_alone(self, now):
+    def _drew_alone(self, now):
         """What the screen left from its last call, or a piece of drawing turned away (with
-        the new values), in a pass of its own (``_draws_alone``): the game's work (the
-        rules' timers, the CPU seats) or the menus' waits for the next pass."""
+        the new values), in a pass of its own when its turn has come; True if it was. In a
+        game, at most ``ALONE_MAX`` such passes in a row (``Pace.alone``), so that the game
+        moves on; outside one, whenever drawing has its turn (the menus' work is their
+        presses, and a press due goes first). The game's work (the rules' timers, the CPU
+        seats) or the menus' wait for the next pass."""
+        if self._in_game:
+            if not self.pace.alone(self.arbiter):
+                return False
+        elif self.arbiter.due(self._now) or not self.pace.turn(DRAW, self.arbiter):
+            return False
         renderer = self.renderer
         if not (renderer.busy and renderer.step(REGION)):
             self._draw(now, REGION)
@@ -255,6 +254,7 @@ class Controller:
             self._still = None  # ``_note_still``'s answer, without the call
         else:
             self._note_still()
+        return True
 
     def _screen_after(self, now):
         """The screen's share of a pass that ran the game or the menus (``spit.pace``)."""

@@ -26,7 +26,7 @@ INSET = const(3)  # from the card's edge to its rank and suit
 INDEX_INSET = const(4)
 # A card goes to the screen in bands of rows, from its owner's top down (the last band
 # may be shorter): a whole card's window is over 1 ms on the chip.
-CARD_BANDS = const(3)
+CARD_BANDS = const(2)
 
 # A stock slot: the card with a 2-pixel highlight margin, then its depth as edges.
 MARGIN = const(2)

@@ -105,12 +105,6 @@ def picture(framebuf, buf, width, height, shape):
     )
 
 
-def touches(start, end, left, width):
-    """Whether columns ``start`` to ``end - 1`` reach into ``left`` to ``left + width - 1``:
-    a text into a piece of its row."""
-    return start < left + width and end > left
-
-
 def shaped(width, height, rects):
     """A picture that is only its shape, painted as a glyph is: ``rects`` (bytes, or a
     bytearray rewritten between paintings) after its size."""
@@ -139,8 +133,10 @@ class Pen:
         self._flip = False
         self._mx = WIDTH
         self._my = HEIGHT
-        # A glyph is painted where viper code runs, else blitted: bound once, not asked.
+        # A glyph or a shape is painted where viper code runs, else blitted or filled
+        # rectangle by rectangle: bound once, not asked at each call.
         self.glyph = self.blit if ink is None else self._ink
+        self.shape = self._rects if ink is None else self._ink
         self._palettes = {}
         self._labels = {}  # made once each (``label``), before they are drawn
         self._mono = None
@@ -301,12 +297,9 @@ class Pen:
         spec[_SPEC_COLOUR] = colour
         ink(self._buf, bitmap[_SHAPE], spec)
 
-    def shape(self, shape, x, y, colour):
-        """A picture's shape in ``colour``, its top left at ``x, y``: one call where viper
-        code runs, its rectangles one by one elsewhere."""
-        if ink is not None:
-            self._ink(shape, x, y, colour)
-            return
+    def _rects(self, shape, x, y, colour):
+        """A picture's shape in ``colour``, its top left at ``x, y``, rectangle by
+        rectangle (``shape`` where viper code cannot run)."""
         rects = shape[_SHAPE]
         for i in range(2, len(rects), 4):
             self.rect(x + rects[i], y + rects[i + 1], rects[i + 2], rects[i + 3], colour)

@@ -7,8 +7,9 @@ are two pixels wide so that the cards read at arm's length.
 Constructor: ``Pictures(pen)``: the glyphs as pictures (``spit.pen``) at two scales, a
 stock card's and a spit pile's index. Attributes: ``index_h``, the tallest index glyph;
 ``highlight``, the hand's frame around a stock card, as a shape. Methods paint onto the
-pen's window: ``stock_card(card, x, y)`` (a big rank top left, a big suit bottom right,
-as its owner reads it, over a blank card already in the window), ``index(card, x, y)``
+pen's window: ``stock_card(card, x, y, top, bottom)`` (a big rank top left, a big suit
+bottom right, as its owner reads it, over a blank card already in the window, in rows
+``top`` to ``bottom`` of it), ``index(card, x, y)``
 (rank and suit along the card's bottom edge; the pen's turn gives the copy along the
 top), ``empty_place(x, y)``.
 """
@@ -274,14 +275,19 @@ class Pictures:
             at += 4
         return picture(fbm, buf, width, height, bytes(shape))
 
-    def stock_card(self, card, x, y):
-        """A card as its owner reads it, over a blank card already in the window."""
+    def stock_card(self, card, x, y, top, bottom):
+        """A card as its owner reads it, over a blank card already in the window: the
+        glyphs that reach into its rows ``top`` to ``bottom`` (a band), the others not
+        even asked for."""
         suit = card // _RANKS
         colour = RED if RED_SUITS[suit] else INK
-        self._glyph(self._big_ranks[card % _RANKS], x + INSET, y + INSET, colour)
+        rank = self._big_ranks[card % _RANKS]
+        if top < INSET + rank[PICTURE_H]:
+            self._glyph(rank, x + INSET, y + INSET, colour)
         mark = self._big_suits[suit]
-        right = x + CARD_W - INSET - mark[PICTURE_W]
-        self._glyph(mark, right, y + CARD_H - INSET - mark[PICTURE_H], colour)
+        if bottom > CARD_H - INSET - mark[PICTURE_H]:
+            right = x + CARD_W - INSET - mark[PICTURE_W]
+            self._glyph(mark, right, y + CARD_H - INSET - mark[PICTURE_H], colour)
 
     def index(self, card, x, y):
         """Rank and suit along the card's bottom edge (the near edge for its reader)."""

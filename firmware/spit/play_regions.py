@@ -99,7 +99,7 @@ _PILE = const(2)
 _SLOT = const(3)
 _BAND = const(4)
 _FIELDS = const(5)
-_CODES_MAX = const(96)  # room for every region's code: 57 with three bands a card
+_CODES_MAX = const(96)  # room for every region's code: 45 with two bands a card
 _TABLE = bytearray(_CODES_MAX * _FIELDS)
 
 
@@ -323,13 +323,15 @@ class Regions:
         self.keys[code] = face
         x = self._slot_x[slot]
         flip = player == 1
-        view, top, _, upright, turned = self._face_bands[_TABLE[at + _BAND]]
+        view, top, bottom, upright, turned = self._face_bands[_TABLE[at + _BAND]]
         pen = self.pen
         if n:
             pen.begin(view, x, STOCK_Y + top, flip, turned if flip else upright)
             if selected:
                 pen.shape(self.pictures.highlight, x, STOCK_Y, HIGHLIGHT)
-            self.pictures.stock_card(cards[-1], x + MARGIN, STOCK_Y + MARGIN)
+            self.pictures.stock_card(
+                cards[-1], x + MARGIN, STOCK_Y + MARGIN, top - MARGIN, bottom - MARGIN
+            )
         else:
             pen.begin(view, x, STOCK_Y + top, flip, FELT)
             self.pictures.empty_place(x + MARGIN, STOCK_Y + MARGIN)

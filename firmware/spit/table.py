@@ -85,6 +85,11 @@ class Table:
             self.pace.spend()
             return
         horizon = ticks_add(now, -arbiter.settle_us)
+        if self.pace.waiting == GLANCE and not self.hold:
+            # A CPU seat turned away in the last pass goes before the timers in this one:
+            # after them the pass would be as late as the last (``spit.pace``).
+            HEAP.call(self._cpus_turn, horizon)
+            return
         if self.controls.update(horizon):
             self.pace.spend()  # what the last action left, or a timer's action: nothing else
             return
