@@ -152,17 +152,6 @@ def _viper_ink():
     )
 
 
-def _viper_ink_bits():
-    """``spit.ink_viper.ink_bits`` as Python, as ``_viper_ink``."""
-    return _as_python(
-        "ink_viper.py",
-        "ink_bits",
-        ptr8=memoryview,
-        ptr16=lambda buf: memoryview(buf).cast("B").cast("H"),
-        ptr32=memoryview,
-    )
-
-
 def test_the_big_text_twins_shape_every_glyph_row_alike():
     viper_shape = _as_python(
         "big_text_viper.py",
@@ -256,54 +245,9 @@ def test_the_ink_twins_clip_to_the_window_both_ways_up(twin):
         assert all(pixels[i] in (0, 0x1234) for i in range(36))
 
 
-@pytest.mark.parametrize("twin", ["plain", "viper"])
-def test_the_ink_bits_twins_paint_a_row_of_text_as_framebuf_blits_it(twin):
-    paint = ink.ink_bits if twin == "plain" else _viper_ink_bits()
-    bits = bytearray(40 * 8)
-    framebuf.FrameBuffer(bits, 320, 8, framebuf.MONO_HLSB).text("P2 lost by 0.42 ms", 4, 0, 1)
-    row = framebuf.FrameBuffer(bits, 320, 8, framebuf.MONO_HLSB)
-    colour = pen.HIGHLIGHT
-    palette = framebuf.FrameBuffer(bytearray(4), 2, 1, framebuf.RGB565)
-    palette.pixel(0, 0, colour ^ 0xFFFF)
-    palette.pixel(1, 0, colour)
-    painted = 0
-    for width, height, x, y in ((40, 8, 0, 0), (40, 8, -37, 0), (40, 8, -81, 1), (320, 8, 7, -2),
-                                (40, 8, 30, 0), (13, 5, -40, 2), (40, 8, 40, 0), (40, 8, -320, 0)):
-        background = (bytes(range(256)) * 20)[: 2 * width * height]
-        blitted = bytearray(background)
-        inked = bytearray(background)
-        framebuf.FrameBuffer(blitted, width, height, framebuf.RGB565).blit(
-            row, x, y, colour ^ 0xFFFF, palette
-        )
-        paint(inked, bits, array("i", (width, height, x, y, colour, 40)))
-        assert inked == blitted, (width, height, x, y)
-        painted += inked != background
-    assert painted == 6  # all but the windows wholly left of the bitmap or right of its end
-
-
-def test_the_message_row_is_the_same_painted_or_blitted(monkeypatch):
-    def rows():
-        screen = Screen()
-        painter = pen.Pen(screen, framebuf)
-        painter.make_text()
-        for text, x, colour in (("P2 lost by 0.42 ms", 92, pen.HIGHLIGHT), ("W" * 40, 0, pen.RED)):
-            painter.lay_out(text)
-            painter.place_message(x, colour)
-            painter.message_row(0, 0, 320)
-            for left in range(0, 320, pen.PIECE_W):
-                painter.message_row(1, left, pen.PIECE_W)
-        return bytes(screen.pixels)
-
-    monkeypatch.setattr(pen, "ink_bits", None)
-    blitted = rows()
-    monkeypatch.setattr(pen, "ink_bits", _viper_ink_bits())
-    assert rows() == blitted and blitted != bytes(len(blitted))
-
-
 def test_the_viper_ink_paints_the_plain_twins_pixels_on_the_same_inputs():
     calls = twin_cases.cases()["spit.ink"]
-    functions = {"ink": _viper_ink(), "ink_bits": _viper_ink_bits()}
-    viper = type("viper", (), {name: staticmethod(f) for name, f in functions.items()})
+    viper = type("viper", (), {"ink": staticmethod(_viper_ink())})
     assert twin_cases.run(viper, calls) == twin_cases.run(ink, calls)
 
 

@@ -72,7 +72,7 @@ def test_the_host_runs_the_native_twins_and_the_plain_ones_of_the_viper_twins():
         "spit.rng": "plain",
     }
     assert twins.can_play is fits_native.can_play
-    assert twins.ink is None and twins.ink_bits is None  # the pen blits through framebuf
+    assert twins.ink is None  # the renderer blits through framebuf
     assert twins.summary() == "twins: native 1, viper 0, plain 3"
 
 

@@ -125,15 +125,6 @@ def _ink(rng):
         spec = _array("i", (width, height, x, y, rng.randrange(65536), rng.randrange(2)))
         window = _buffer(rng.randrange(256) for _ in range(2 * width * height))
         calls.append(["ink", [window, _buffer(shape), spec]])
-    for _ in range(40):
-        width, height = rng.randrange(1, 48), rng.randrange(1, 10)
-        stride, rows = rng.randrange(1, 8), rng.randrange(1, 10)
-        bits = _buffer(rng.choice((0, 0, 0x81, rng.randrange(256))) for _ in range(stride * rows))
-        x = rng.randrange(-8 * stride - 2, width + 2)
-        y = rng.randrange(-rows - 1, height + 1)
-        spec = _array("i", (width, height, x, y, rng.randrange(65536), stride))
-        window = _buffer(rng.randrange(256) for _ in range(2 * width * height))
-        calls.append(["ink_bits", [window, bits, spec]])
     return calls
 
 

@@ -1,10 +1,9 @@
-"""A shape, or the set bits of a 1-bit bitmap, painted in one colour onto a window of
-RGB565 pixels, in plain Python.
+"""A shape painted in one colour onto a window of RGB565 pixels, in plain Python.
 
-``spit.ink_viper`` holds the same functions in viper code, which the pen paints with
-where the port loads it (``spit.twins``). Elsewhere the pen blits through ``framebuf``
-instead, quicker than these loops and with no frame on the heap; this twin is the
-definition both are checked against (``tests/test_fast.py`` and
+``spit.ink_viper`` holds the same function in viper code, which the renderer paints its
+glyphs with where the port loads it (``spit.twins``). Elsewhere the renderer blits them
+through ``framebuf`` instead, quicker than this loop and with no frame on the heap; this
+twin is the definition both are checked against (``tests/test_fast.py`` and
 ``tests/test_emu_speed.py``).
 """
 
@@ -32,24 +31,3 @@ def ink(window, shape, spec):
                 i = 2 * (row * width + column)
                 window[i] = low
                 window[i + 1] = high
-
-
-def ink_bits(window, bits, spec):
-    """Paint the set bits of ``bits`` in one colour, clipped to the window: what
-    framebuf's blit of a ``MONO_HLSB`` bitmap through a palette keyed on its 0 paints.
-
-    ``spec``: the window's width and height in pixels, the bitmap's top left in it, the
-    colour as framebuf stores it, and the bitmap's bytes a row (its rows: the bytes it
-    holds over that)."""
-    width, height, x, y, colour, stride = spec
-    low = colour & 0xFF
-    high = colour >> 8 & 0xFF
-    for row in range(len(bits) // stride):
-        for column in range(8 * stride):
-            if bits[row * stride + column // 8] & 0x80 >> column % 8:
-                at_x = x + column
-                at_y = y + row
-                if 0 <= at_x < width and 0 <= at_y < height:
-                    i = 2 * (at_y * width + at_x)
-                    window[i] = low
-                    window[i + 1] = high

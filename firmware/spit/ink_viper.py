@@ -1,13 +1,11 @@
-"""``spit.ink``'s painting in one colour onto a window, in viper code.
+"""``spit.ink``'s shape painted in one colour onto a window, in viper code.
 
-framebuf blits a 1-bit bitmap through a two-colour palette pixel by pixel, through
-function pointers: about 1 ms for a stock card's rank and suit on the RP2040, 0.36 ms
-for a piece of the message row. Here a shape, kept as the rectangles that make it up,
-is filled row by row, two pixels a word where it can (``ink``), and a bitmap's set bits
-are painted a byte at a time, its empty bytes skipped (``ink_bits``). Where the port
-cannot load it, ``spit.twins`` gives the pen None and it blits as before. It must paint
-the plain twin's pixels, and those framebuf's blit paints: ``tests/test_fast.py`` and
-``tests/test_emu_speed.py``.
+The renderer blits its glyphs through ``framebuf`` with a two-colour palette, which goes
+pixel by pixel through function pointers: about 1 ms for a stock card's rank and suit
+on the RP2040. Here the same shape, kept as the rectangles that make it up, is filled
+row by row, two pixels a word where it can. Where the port cannot load it, ``spit.twins``
+gives the renderer None and it blits as before. It must paint the plain twin's pixels,
+and those framebuf's blit paints: ``tests/test_fast.py`` and ``tests/test_emu_speed.py``.
 """
 
 import micropython
@@ -82,52 +80,3 @@ def ink(window, shape, spec):
                 dst[i] = colour
             row += ww
             top += 1
-
-
-@micropython.viper
-def ink_bits(window, bits, spec):
-    """Paint the set bits of ``bits`` (``MONO_HLSB``) in one colour, clipped to the window.
-
-    ``spec`` (``array("i")``): the window's width and height in pixels, the bitmap's top
-    left in it, the colour as framebuf stores it, and the bitmap's bytes a row. A byte
-    of the bitmap is read once and skipped when empty: a row of text is mostly gaps."""
-    s = ptr32(spec)  # noqa: F821
-    src = ptr8(bits)  # noqa: F821
-    dst = ptr16(window)  # noqa: F821
-    ww = int(s[0])
-    wh = int(s[1])
-    x = int(s[2])
-    y = int(s[3])
-    colour = int(s[4])
-    stride = int(s[5])
-    first = 0  # the first of a row's bytes that reaches the window, and past the last
-    if x < 0:
-        first = (0 - x) >> 3
-    last = (ww - x + 7) >> 3
-    if last > stride:
-        last = stride
-    row = 0
-    top = y
-    if top < 0:
-        row = 0 - top
-        top = 0
-    bottom = y + int(len(bits)) // stride
-    if bottom > wh:
-        bottom = wh
-    while top < bottom:
-        line = top * ww
-        at = row * stride
-        k = first
-        while k < last:
-            v = int(src[at + k])
-            if v:
-                px = x + (k << 3)
-                mask = 0x80
-                while mask:
-                    if v & mask and px >= 0 and px < ww:
-                        dst[line + px] = colour
-                    px += 1
-                    mask >>= 1
-            k += 1
-        top += 1
-        row += 1

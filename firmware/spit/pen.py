@@ -32,7 +32,7 @@ from array import array
 from micropython import const
 
 from spit.layout import HEIGHT, MESSAGE_H, MESSAGE_Y, WIDTH, WORK_BYTES
-from spit.twins import glyph_row_shape, ink, ink_bits
+from spit.twins import glyph_row_shape, ink
 
 
 def colour(r, g, b):
@@ -149,10 +149,6 @@ class Pen:
         self._message_x = 0
         self._message_key = 0
         self._message_palette = None
-        # The message row's bits painted where viper code runs (``ink_bits``), else blitted.
-        self._bits_spec = None
-        if ink_bits is not None:
-            self._bits_spec = array("i", (0, MESSAGE_H, 0, 0, 0, WIDTH // 8))
 
     def make_text(self):
         """Make what text needs, once: after the biggest pictures, which need the heap
@@ -353,23 +349,14 @@ class Pen:
         self._message_x = x
         self._message_key = colour ^ 0xFFFF
         self._message_palette = self._palettes[colour]
-        if self._bits_spec is not None:
-            self._bits_spec[_SPEC_COLOUR] = colour
 
     def message_row(self, player, left, width):
         """``text_row`` for the text laid out and placed (``lay_out``, ``place_message``)."""
         self.begin(self.row_view(width), left, MESSAGE_Y, False, FELT)
-        if self._bits_spec is None:
-            self._blit_message(left)
-        else:  # no local for the spec: its frame stays off the heap (tests/test_frames.py)
-            self._bits_spec[_SPEC_W] = width
-            self._bits_spec[_SPEC_X] = self._message_x - left
-            ink_bits(self._buf, self._message_bits, self._bits_spec)
+        self._fb.blit(
+            self._message_fb, self._message_x - left, 0, self._message_key, self._message_palette
+        )
         self.end_for(player)
-
-    def _blit_message(self, left):
-        key = self._message_key
-        self._fb.blit(self._message_fb, self._message_x - left, 0, key, self._message_palette)
 
     def big_text(self, text, scale):
         """Lay ``text`` out for ``big``: its 8x8 glyphs side by side in a 1-bit row."""

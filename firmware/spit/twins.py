@@ -65,7 +65,6 @@ fitting_ranks = _fits.fitting_ranks
 
 glyph_row_shape = pick("spit.big_text", "viper").glyph_row_shape
 
-# None where viper does not load: the pen then blits through framebuf.
+# None where viper does not load: the renderer then blits its glyphs through framebuf.
 _ink = fast("spit.ink", "viper")
 ink = _ink.ink if _ink else None
-ink_bits = _ink.ink_bits if _ink else None

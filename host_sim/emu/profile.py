@@ -211,8 +211,8 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
     # renderer's card pictures. They wrap classes, so they reach what boot made.
     handheld = boot()
     # After boot, as main.py loads the firmware: the heap boot finds is a device's. Two
-    # bytes a pass in play, in one block: the heap after boot has no room for two.
-    play_times = bytearray(2 * %(max_passes)d)
+    # bytes a pass in play, in blocks of 256: the heap after boot has room, in small blocks.
+    play_times = [bytearray(256) for _ in range(%(max_passes)d // 128 + 1)]
     if with_stages:
         hook(Debouncer, ("update",), "debounce")
         hook(Arbiter, ("commit_due",), "arbiter")
@@ -289,8 +289,9 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
                 worst[i] = spent[i]
         if in_play and session.table.game.phase == PHASE_PLAY:
             kept = min(took, 65535)
-            play_times[2 * play_passes] = kept & 255
-            play_times[2 * play_passes + 1] = kept >> 8
+            block = play_times[play_passes >> 7]
+            block[2 * (play_passes & 127)] = kept & 255
+            block[2 * (play_passes & 127) + 1] = kept >> 8
             play_passes += 1
             if took > worst_play_us:
                 worst_play_us = took
@@ -303,7 +304,8 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
             else:
                 play_alloc += after - before
     for i in range(play_passes):  # one by one: the heap has no large free block left
-        print("t", play_times[2 * i] | play_times[2 * i + 1] << 8)
+        block = play_times[i >> 7]
+        print("t", block[2 * (i & 127)] | block[2 * (i & 127) + 1] << 8)
     print(repr({
         "passes": passes, "play_passes": play_passes, "pass_max_us": worst_us,
         "play_pass_max_us": worst_play_us, "breaks": breaks, "break_pass_max_us": break_us,
