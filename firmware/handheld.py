@@ -33,7 +33,6 @@ from spit.pace import SOUND, Pace
 
 # The error screen shows 8 rows of 38 columns: a longer message only costs memory.
 _MESSAGE_MAX = const(320)
-_NOTE_WAIT_US = const(10_000)  # the latest busy passes put a note off
 
 
 def describe(error):
@@ -150,13 +149,7 @@ class Handheld:
         if self._tone is not None and self.pace.turn(SOUND):
             self._start_tone()
         buzzer = self.buzzer
-        # A call only while it sounds. The next note (about 0.3 ms on the Pico) waits for a
-        # pass that carries no region, glance or press, up to ``_NOTE_WAIT_US`` late.
-        if (
-            buzzer is not None
-            and buzzer.playing is not None
-            and buzzer.due(now, _NOTE_WAIT_US if self.pace.carried else 0)
-        ):
+        if buzzer is not None and buzzer.playing is not None:  # a call only while it sounds
             buzzer.update(now)
 
     def _failed(self, error, now):

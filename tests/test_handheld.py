@@ -139,36 +139,6 @@ def test_the_pass_that_starts_a_tone_carries_nothing_that_can_wait():
     assert handheld.pace.carried, "no region, glance or second press after the tone"
 
 
-def test_the_next_note_waits_for_a_pass_that_carries_no_work_but_not_for_long():
-    import handheld as handheld_module
-    from drivers.buzzer import Buzzer
-    from spit.sounds import SOUNDS
-    from test_sound import RecordingPwm
-
-    pins = [Pin(b, Pin.IN, Pin.PULL_UP) for b in range(keys.BUTTON_COUNT)]
-    pwm = RecordingPwm()
-    handheld = Handheld(IrqButtons(pins, lambda: 0), 0, SaveData(), 1, buzzer=Buzzer(pwm))
-    run = handheld.controller.run
-
-    def busy_pass(now, held):  # a pass that carried a region, a glance or a press
-        run(now, held)
-        handheld.pace.spend()
-
-    handheld.controller.run = busy_pass
-    notes = SOUNDS["spit"]
-    handheld.buzzer.play("spit", 0)
-    ends = notes[1] * 1000
-    handheld.step(ends)
-    handheld.step(ends + handheld_module._NOTE_WAIT_US - 1)
-    assert pwm.sounding() == notes[0], "the first note sounds on through busy passes"
-    handheld.step(ends + handheld_module._NOTE_WAIT_US)
-    assert pwm.sounding() == notes[2], "and no longer than that"
-    handheld.buzzer.play("spit", 0)
-    handheld.controller.run = run
-    handheld.step(ends)
-    assert pwm.sounding() == notes[2], "a quiet pass moves on at once"
-
-
 def test_the_device_loop_runs_pass_after_pass_until_one_fails():
     from spit.controller import ERROR
 

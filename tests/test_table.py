@@ -459,39 +459,3 @@ def test_a_cpu_seat_turned_away_in_a_late_pass_glances_before_the_timers_in_the_
     assert len(updates) == 1, "before the timers, which wait for the next pass"
     a_pass(13_000)
     assert len(updates) == 2
-
-
-def test_the_seat_turned_away_goes_on_alone_and_the_other_waits_for_the_next_pass():
-    game = Game(3)
-    table, a_pass = clocked_table(game)
-    table.cpus = (Cpu(0, "lightning"), Cpu(1, "lightning"))
-    a_pass(10_000, late=5_000)  # too late in its pass for a glance: both want a look
-    assert table._seen == [-1, -1]
-    a_pass(11_500)  # early: time for both, but the seat turned away goes on by itself
-    glanced = [seat for seat in (0, 1) if table._seen[seat] == len(game.history)]
-    assert len(glanced) == 1
-    a_pass(13_000)
-    assert table._seen == [len(game.history)] * 2
-
-
-def test_a_cpu_seat_turned_away_from_its_press_presses_before_the_timers_in_the_next():
-    game = Game(3)
-    table, a_pass = clocked_table(game)
-    cpu = Cpu(1, "lightning")
-    table.cpus = (None, cpu)
-    updates = []
-    update = table.controls.update
-    table.controls.update = lambda now: updates.append(now) or update(now)
-    t = 10_000
-    while table._settled < 0:  # passes in time for glances: the seat looks, and plans
-        a_pass(t)
-        t += 1_000
-    action = cpu.action
-    due = table._wake_us + table.arbiter.settle_us  # on the pass clock
-    assert action is not None and due > t
-    a_pass(due + 1_000, late=5_000)  # due, but too late in its pass to press
-    assert cpu.action == action and not table.arbiter.pending()
-    timers = len(updates)
-    a_pass(due + 2_500)
-    assert cpu.action is None and table.arbiter.pending(), "the seat pressed"
-    assert len(updates) == timers, "before the timers, which wait for the next pass"

@@ -1,12 +1,10 @@
 """The piezo buzzer: tones from ``spit.sounds`` played without ever blocking the loop.
 
 ``play(name, now)`` starts a sound; ``update(now)``, called on every pass of the main
-loop (or once ``due(now)`` says so, where a pass has room for it: a note's frequency
-and duty take about 0.3 ms on the Pico), moves to the next note when
-the current one is due to end, and silences the buzzer after the last. A new sound
-replaces the one playing. Each note ends a fixed time after the previous one should have
-ended, not after the pass that noticed it, so a slow pass shortens one note instead of
-stretching the whole sound.
+loop, moves to the next note when the current one is due to end, and silences the
+buzzer after the last. A new sound replaces the one playing. Each note ends a fixed
+time after the previous one should have ended, not after the pass that noticed it, so
+a slow pass shortens one note instead of stretching the whole sound.
 
 Silence is a duty of 0, not ``deinit()``: on the rp2 port ``deinit()`` stops the whole
 PWM slice (shared with the pin's neighbour), while a duty of 0 holds the pin low with the
@@ -16,8 +14,7 @@ Constructor
     ``Buzzer(pwm, muted=False)``: ``pwm`` is a built ``machine.PWM`` on the buzzer pin.
 
 Methods
-    ``play(name, now)``, ``due(now)``, ``update(now)`` (allocates nothing), ``stop()``,
-    ``deinit()``.
+    ``play(name, now)``, ``update(now)`` (allocates nothing), ``stop()``, ``deinit()``.
 
 Class variables
     ``muted``: set True to silence the buzzer (and stop what is playing).
@@ -61,11 +58,6 @@ class Buzzer:
         self._notes = notes
         self._next = 0
         self._sound_next(now)
-
-    def due(self, now, late_us=0):
-        """Whether ``update(now)`` would change the note, or silence the buzzer, and the
-        sounding note should have ended ``late_us`` or more before ``now``."""
-        return self.playing is not None and ticks_diff(now, self._ends) >= late_us
 
     def update(self, now):
         """Move on when the sounding note is over; call on every pass of the loop."""

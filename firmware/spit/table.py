@@ -47,7 +47,6 @@ class Table:
         self._commit = self.controls.press
         self._contested = self.controls.contested
         self._cpus_turn = self._run_cpus
-        self._turned_away_turn = self._go_on
         self._seen = [-1, -1]  # the history length each CPU seat last looked at
         self._ms = 0  # the CPU seats' clock, in ms
         self._last_us = -1
@@ -56,9 +55,6 @@ class Table:
         # finished looking at (-1: not settled), and when a planned action is first due.
         self._settled = -1
         self._wake_us = 0
-        # The seat the pace turned away in the last pass, and whether it was to act.
-        self._turned_away = None
-        self._turned_away_acts = False
         # The CPU seats wait while this is set: a screen is being read (the round result).
         self.hold = False
         self._keys = bytearray(3)  # the keys of a CPU seat's action (``Controls.keys_for``)
@@ -89,10 +85,10 @@ class Table:
             self.pace.spend()
             return
         horizon = ticks_add(now, -arbiter.settle_us)
-        if self.pace.waiting == GLANCE and not self.hold and self._turned_away is not None:
+        if self.pace.waiting == GLANCE and not self.hold:
             # A CPU seat turned away in the last pass goes before the timers in this one:
             # after them the pass would be as late as the last (``spit.pace``).
-            HEAP.call(self._turned_away_turn, horizon)
+            HEAP.call(self._cpus_turn, horizon)
             return
         if self.controls.update(horizon):
             self.pace.spend()  # what the last action left, or a timer's action: nothing else
@@ -126,30 +122,12 @@ class Table:
         self._first = 1 - self._first
         return self._settled == len(self.game.history) and ticks_diff(now, self._wake_us) < 0
 
-    def _tick(self, now):
-        """Move the CPU seats' clock on to ``now``, in whole ms."""
+    def _run_cpus(self, now):
         if self._last_us < 0:
             self._last_us = now
         whole_ms = ticks_diff(now, self._last_us) // 1000
         self._ms = ticks_add(self._ms, whole_ms)
         self._last_us = ticks_add(self._last_us, whole_ms * 1000)
-
-    def _go_on(self, now):
-        """The seat turned away in the last pass presses or glances, in its turn, without
-        the questions that found it (about 0.3 ms on the Pico): whatever else it has to
-        do waits for the next pass."""
-        self._tick(now)
-        if not self.pace.turn(GLANCE, self.arbiter):
-            return
-        cpu = self._turned_away
-        self._turned_away = None
-        if self._turned_away_acts:
-            self._act(cpu, now)
-        else:
-            self._glance(cpu)
-
-    def _run_cpus(self, now):
-        self._tick(now)
         # A CPU seat's presses or glances while the pass has time, in their turn
         # (``spit.pace``); none glances in a pass where a CPU presses: a glance costs up
         # to a millisecond on the Pico.
@@ -163,8 +141,6 @@ class Table:
                 self._settle()
                 return
         if not self.pace.turn(GLANCE, self.arbiter):
-            self._turned_away_acts = acting is not None
-            self._turned_away = acting if acting is not None else looker
             return
         if acting is not None:
             self._act(acting, now)
