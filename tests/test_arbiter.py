@@ -54,7 +54,7 @@ def test_waits_for_the_settle_window():
     arbiter.add(P2_L, 5400)
     assert commit_all(arbiter, 5999) == []
     assert commit_all(arbiter, 6000) == [(P1_L, 5000, False)]
-    assert arbiter.pending() == 1
+    assert arbiter.pending == 1
     assert commit_all(arbiter, 6399) == []
     assert commit_all(arbiter, 6400) == [(P2_L, 5400, False)]
 
@@ -221,7 +221,7 @@ def test_flush_commits_everything_in_order():
     arbiter.add(P2_L, 3000)
     arbiter.add(P1_L, 2000)
     assert flushed(arbiter) == [(P1_L, 2000, False), (P2_L, 3000, False)]
-    assert arbiter.pending() == 0
+    assert arbiter.pending == 0
 
 
 def test_a_press_arriving_after_a_later_one_was_committed_is_counted_late():
@@ -259,7 +259,7 @@ def replay(presses, origin, poll_seed, arbiter=None):
         committed.append((button, ticks_diff(t, origin), tie, time))
 
     i = 0
-    while i < len(arrivals) or arbiter.pending():
+    while i < len(arrivals) or arbiter.pending:
         time += rng.randint(1, 3000)
         while i < len(arrivals) and arrivals[i][1] + arrivals[i][2] <= time:
             button, t, _ = arrivals[i]

@@ -698,7 +698,7 @@ def test_the_pass_that_deals_the_next_round_leaves_the_last_one_s_end_to_the_nex
     game.apply(slap(1, 1))  # the round's end, as the slap's press would make it
     assert game.phase == PHASE_DEALING
     now = 4000
-    for expected in ("shuffling", "shuffling", "shuffled", "dealt", "taken up"):
+    for expected in ("shuffling", "shuffling", "shuffling", "shuffled", "dealt", "taken up"):
         pace.begin()
         clock[0] = now
         controller.run(now, 0)

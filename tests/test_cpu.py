@@ -185,15 +185,19 @@ def test_reaction_times_are_the_same_for_the_same_seed():
 
 
 def test_a_reaction_drawn_ahead_is_the_one_drawn_at_the_look():
-    # done() draws the next reaction ahead (off the pass that needs it); the generator's
-    # draws still come in the same order, so the times and the care are the same.
+    # A look's first glance draws the next reaction ahead, and does nothing else (a glance
+    # of its own on the chip); the generator's draws still come in the same order, so the
+    # times and the care are the ones drawn at the look.
+    game = Game(4)
     plain = Cpu(P1, "relaxed", 7)
     ahead = Cpu(P1, "relaxed", 7)
     for k in range(60):
         if k % 3:
+            assert ahead.looking(), "a reaction to draw is a look to go on with"
             state = ahead.rng.state
-            ahead.done()  # a tried action: the next reaction is drawn now
-            assert ahead.rng.state != state
+            assert ahead.glance(game, 0) is None, "a glance that only draws"
+            assert ahead.rng.state != state and ahead.action is None
+            assert not ahead.looking()
             state = ahead.rng.state
             assert ahead.reaction_ms() == plain.reaction_ms()
             assert ahead.rng.state == state  # nothing left to draw at the look
@@ -279,12 +283,14 @@ def test_a_look_spreads_over_glances_of_one_fitting_slot_each():
     # (The stock's slots: 5C, 9S, 7D, 2H, QH; the spit tops 6S and JD.)
     game = position(["8H", "KC"], ["5C", "9S", "7D", "2H", "QH"], ["6S", "JD"])
     cpu = careful(P2)
+    assert cpu.looking() and cpu.glance(game, 0) is None, "first the reaction, drawn ahead"
     glances = 1
     while not cpu.glance(game, 0):
         glances += 1
         assert cpu.looking()
-    assert glances == 4, "the counts, then 5C, 7D and QH: a glance each (not 9S and 2H)"
-    assert cpu.changed and not cpu.looking()
+    assert glances == 5, "each count, then 5C, 7D and QH: a glance each (not 9S and 2H)"
+    assert cpu.changed and cpu.looking(), "the next reaction is to draw"
+    assert cpu.glance(game, 0) is None and not cpu.looking()
     whole = careful(P2)
     assert whole.look(game, 0) and (whole.action, whole.due) == (cpu.action, cpu.due)
 

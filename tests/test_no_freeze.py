@@ -90,7 +90,7 @@ def test_two_eager_spit_presses_on_the_title_then_both_reach_the_countdown(board
     assert screen(board) == "ready" and not board.handheld.controller.renderer.busy
     controls = board.handheld.session.table.controls
     assert controls.called == [False, False], "the title's presses are not calls"
-    assert board.handheld.controller.arbiter.pending() == 0
+    assert board.handheld.controller.arbiter.pending == 0
     pin(P1_SPIT).press()
     pin(P2_SPIT).press()
     board.run(40)
@@ -185,7 +185,7 @@ release(7)
 release(15)
 run(2300)
 called = handheld.session.table.controls.called
-print(controller.screen_name(), called, controller.arbiter.pending())
+print(controller.screen_name(), called, controller.arbiter.pending)
 press(7)
 press(15)
 run(40)

@@ -67,6 +67,7 @@ class _Arbiter:
 
     def __init__(self, due_us=-1):
         self.due_us = due_us
+        self.pending = 0 if due_us < 0 else 1
 
     def due(self, now):
         return 0 <= self.due_us <= now

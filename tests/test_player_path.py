@@ -75,7 +75,7 @@ class WindowFace:
         assert handheld.errors == 0, "a pass failed: %r" % handheld.last_error
         assert MODE_NAMES[device.controller.mode] != "error"
         assert handheld.overflows() == 0
-        assert device.controller.arbiter.pending() <= 6, "presses left waiting"
+        assert device.controller.arbiter.pending <= 6, "presses left waiting"
 
 
 class Loop:

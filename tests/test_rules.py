@@ -570,8 +570,10 @@ def test_shuffling_a_pass_ahead_deals_the_same_round():
     for game in (now, ahead):
         game.deals_later = True
         game.apply(slap(P2, A))
-    ahead.shuffle()  # player 1's cards, and the round scored
+    ahead.shuffle()  # the round scored
     assert ahead.phase == PHASE_DEALING and not ahead.shuffled
+    ahead.shuffle()  # player 1's cards
+    assert not ahead.shuffled
     ahead.shuffle()  # player 2's
     assert not ahead.shuffled
     ahead.shuffle()  # room in the history for the next round's actions

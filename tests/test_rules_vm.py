@@ -150,6 +150,7 @@ import micropython
 def between_rounds(game):
     micropython.heap_lock()
     try:
+        game.shuffle()  # player 1's cards
         game.shuffle()  # player 2's
     finally:
         micropython.heap_unlock()
@@ -173,7 +174,7 @@ for seed, options_text in SETS:
         if game.phase == PHASE_DEALING:
             micropython.heap_lock()
             try:
-                game.shuffle()  # the round scored, player 1's cards shuffled
+                game.shuffle()  # the round scored
             finally:
                 micropython.heap_unlock()
             between_rounds(game)

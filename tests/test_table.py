@@ -181,7 +181,7 @@ def test_a_slap_made_before_the_time_limit_beats_it_though_committed_after_it():
     assert table.game.history[-1] == slap(1, 1), "the player's slap, not the device's"
 
 
-def test_the_next_round_is_shuffled_and_dealt_in_the_four_passes_after_the_slap():
+def test_the_next_round_is_scored_shuffled_and_dealt_in_the_five_passes_after_the_slap():
     game = position(["7H"], ["5C"], ["6S", "JD 10D"], packs=(5, 5), phase=PHASE_SLAP)
     table = Table(game)
     settle = table.arbiter.settle_us
@@ -190,8 +190,12 @@ def test_the_next_round_is_shuffled_and_dealt_in_the_four_passes_after_the_slap(
     table.run(settle + 100)
     assert game.phase == PHASE_DEALING and game.history[-1] == slap(1, 1)
     assert not table.controls.called[0], "no press is committed after the slap in its pass"
+    assert game.last_round is None
     table.run(settle + 200)
-    assert game.phase == PHASE_DEALING and not game.shuffled, "a pass to score, shuffle P1's"
+    assert game.phase == PHASE_DEALING and not game.shuffled, "a pass to score the round"
+    assert game.last_round.slapper == 1
+    table.run(settle + 230)
+    assert game.phase == PHASE_DEALING and not game.shuffled, "a pass to shuffle P1's"
     table.run(settle + 250)
     assert game.phase == PHASE_DEALING and not game.shuffled, "a pass to shuffle P2's"
     table.run(settle + 270)
@@ -398,15 +402,16 @@ def test_cpu_glances_go_on_while_the_pass_has_time():
     game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"])
     table = Table(game, cpus=(None, Cpu(1, "lightning")), pace=pace)
     cpu = table.cpus[1]
+    drawn = cpu.rng.state  # its first glance draws its first reaction
     for _ in range(HOLD_PASSES):
         pace.begin()
         clock[0] += 5_000  # what the pass spent before the CPU seats' turn
         table.run(1_000_000)
-        assert not cpu.looking() and cpu.action is None, "a late pass leaves the look"
+        assert cpu.rng.state == drawn and cpu.action is None, "a late pass leaves the look"
     pace.begin()
     clock[0] += 5_000
     table.run(1_000_000)
-    assert cpu.looking(), "but the one after that glances, late or not"
+    assert cpu.rng.state != drawn, "but the one after that glances, late or not"
     passes = 0
     while cpu.action is None:
         pace.begin()
@@ -424,16 +429,17 @@ def test_the_cpu_seats_leave_a_pass_to_the_screen_whose_turn_it_is():
     game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"])
     table = Table(game, cpus=(None, Cpu(1, "lightning")), pace=pace)
     cpu = table.cpus[1]
+    drawn = cpu.rng.state  # its first glance draws its first reaction
     pace.begin()
     clock[0] += 5_000
     assert not pace.turn(DRAW)  # a late pass: the screen waits, and goes next
     pace.begin()
     table.run(1_000_000)
-    assert not cpu.looking() and cpu.action is None, "no glance in the screen's pass"
+    assert cpu.rng.state == drawn and cpu.action is None, "no glance in the screen's pass"
     assert pace.turn(DRAW), "and the pass still has its time for the screen"
     pace.begin()
     table.run(1_000_000)
-    assert cpu.looking() or cpu.action is not None, "the pass after it is the seats'"
+    assert cpu.rng.state != drawn, "the pass after it is the seats'"
 
 
 def test_without_a_clock_a_look_ends_in_its_pass():

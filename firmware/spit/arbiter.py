@@ -37,9 +37,9 @@ Methods
     pair does). Returns how many were committed.
     ``due(now)``: whether a press due by ``now`` is still pending.
     ``flush(consumer, contested=None)``: commit everything pending, due or not.
-    ``pending()``: how many presses wait.
 
-Class variables
+Attributes
+    ``pending``: how many presses wait.
     ``priority``: the player who wins the next tie.
     ``ties``: contested ties settled so far; ``tie_wins[p]`` of them went to player p.
     ``overflows``: presses dropped because ``capacity`` presses were already waiting.
@@ -86,17 +86,14 @@ class Arbiter:
         self._buttons = array("b", bytes(capacity))
         self._times = array("i", [0] * capacity)
         self._lost_tie = bytearray(capacity)
-        self._count = 0
+        self.pending = 0
         # Latest committed stamp per player, to count late arrivals.
         self._last = array("i", [0, 0])
         self._committed_any = bytearray(2)
         self._tie = False  # the tie flag of the press being committed
 
-    def pending(self):
-        return self._count
-
     def add(self, button, t):
-        n = self._count
+        n = self.pending
         if n == self._capacity:
             self.overflows += 1
             return
@@ -104,14 +101,14 @@ class Arbiter:
         # Insertion from the end: a press usually arrives after every pending one.
         while n and ticks_diff(t, times[n - 1]) < 0:
             n -= 1
-        if n < self._count:
-            _make_room(self._buttons, n, self._count)
-            _make_room(times, n, self._count)
-            _make_room(self._lost_tie, n, self._count)
+        if n < self.pending:
+            _make_room(self._buttons, n, self.pending)
+            _make_room(times, n, self.pending)
+            _make_room(self._lost_tie, n, self.pending)
         self._buttons[n] = button
         times[n] = t
         self._lost_tie[n] = 0
-        self._count += 1
+        self.pending += 1
 
     def commit_due(self, now, consumer, contested=None, most=CAPACITY):
         """Commit, in order, every press (``most`` at most) that is older than the
@@ -119,7 +116,7 @@ class Arbiter:
         committed = 0
         while (
             committed < most
-            and self._count
+            and self.pending
             and ticks_diff(now, self._times[0]) >= self.settle_us
         ):
             self._commit_next(consumer, contested)
@@ -128,12 +125,12 @@ class Arbiter:
 
     def due(self, now):
         """Whether a press older than the settle window at ``now`` is still pending."""
-        return self._count > 0 and ticks_diff(now, self._times[0]) >= self.settle_us
+        return self.pending > 0 and ticks_diff(now, self._times[0]) >= self.settle_us
 
     def flush(self, consumer, contested=None):
         """Commit every pending press in order, due or not (end of a round, tests)."""
         committed = 0
-        while self._count:
+        while self.pending:
             self._commit_next(consumer, contested)
             committed += 1
         return committed
@@ -142,7 +139,7 @@ class Arbiter:
         # Few locals here and in ``_winner``: on MicroPython a function with more than
         # 11 words of locals and stack gets its frame from the heap at every call. A
         # press alone (the commonest) races nothing: no call to look for a tie.
-        if self._count > 1:
+        if self.pending > 1:
             index = self._winner(contested)
         else:
             index = 0
@@ -182,7 +179,7 @@ class Arbiter:
         """Index of the earliest pending press not of ``player``; 0 if there is none
         (the first press is always ``player``'s)."""
         buttons = self._buttons
-        for i in range(1, self._count):
+        for i in range(1, self.pending):
             if buttons[i] >> PLAYER_SHIFT != player:
                 return i
         return 0
@@ -195,8 +192,8 @@ class Arbiter:
         self._committed_any[player] = 1
 
     def _remove(self, index):
-        last = self._count - 1
-        self._count = last
+        last = self.pending - 1
+        self.pending = last
         buttons = self._buttons
         times = self._times
         lost_tie = self._lost_tie

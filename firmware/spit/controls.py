@@ -221,7 +221,10 @@ class Controls:
         # its pile press (-1 once any other press came).
         self._quick_at = [-1, -1]
         self._stuck = False
-        self._stuck_at = -1  # the time of an action whose table is still to be looked at
+        # The time of an action whose table is still to be looked at (-1: none): whether
+        # anybody can move is worked out in the timers' pass (``update``), and the screen
+        # waits for it rather than work it out in a pass that draws.
+        self.stuck_check_at = -1
         self._since = 0  # when everybody got stuck, or when the slap phase began
         self.phase_at = 0  # when the game's phase last changed
         # The device counts down before a round opens (0: the opening spit comes at once).
@@ -366,7 +369,7 @@ class Controls:
         """Run the timers: the countdown, the automatic spit and the slap time limit.
         First, what the last action left to work out. True when this pass did work that
         fills it (that, or an action of the timers): the rest waits for the next."""
-        if self._stuck_at >= 0:
+        if self.stuck_check_at >= 0:
             self._note_stuck()
             return True
         if self.contest.unsettled:
@@ -608,7 +611,7 @@ class Controls:
                 self.hand[0] = self.hand[1] = -1
                 self.called[0] = self.called[1] = False
                 self._landed_by[0] = self._landed_by[1] = -1
-        self._stuck_at = t
+        self.stuck_check_at = t
 
     def _note_stuck(self):
         """Whether the last action left everybody stuck, and since when: when the timers
@@ -618,6 +621,6 @@ class Controls:
         never comes early."""
         stuck = self.game.is_stuck()
         if stuck and not self._stuck:
-            self._since = self._stuck_at
+            self._since = self.stuck_check_at
         self._stuck = stuck
-        self._stuck_at = -1
+        self.stuck_check_at = -1

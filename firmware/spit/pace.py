@@ -129,7 +129,11 @@ class Pace:
             return False  # the other kind goes first
         if not self.carried:
             now = self.clock()  # read once: each reading is a call
-            if arbiter is not None and arbiter.due(ticks_add(now, _LONGEST_US[kind])):
+            if (
+                arbiter is not None
+                and arbiter.pending  # a call less in most passes
+                and arbiter.due(ticks_add(now, _LONGEST_US[kind]))
+            ):
                 return False  # the pass ends sooner, and the next commits the press
             if ticks_diff(now, self._start) < _BEFORE_US[kind] or (
                 waiting == kind and self._waits >= HOLD_PASSES and not self._asked

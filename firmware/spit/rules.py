@@ -690,17 +690,17 @@ class Game:
             self.points[1] += end.left[1]
 
     def shuffle(self):
-        """The next part of what comes before the layout, a call each: score the round
-        that ended and shuffle player 1's cards; shuffle player 2's; make room in the
-        history for the next round's actions (``room_for_a_round``). ``shuffled`` once
-        all are done. The device runs them a call a pass ahead of ``deal()`` (each up to
-        about a millisecond on the Pico). Refused outside ``PHASE_DEALING``."""
+        """The next part of what comes before the layout, a call each: score the round that
+        ended; shuffle player 1's cards; player 2's; make room in the history for the next
+        round's actions (``room_for_a_round``); ``shuffled`` once all are done. The device runs
+        them a pass each before ``deal()`` (up to 1 ms each). Refused outside the deal phase."""
         self._require(self.phase == PHASE_DEALING, NOT_NOW)
         if self.shuffled:
             return
         if self._ending:
             self._ending = False
             self._score_round()
+            return
         if self._shuffling < len(self._hands):
             self.rng.shuffle(self._hands[self._shuffling])
             self._shuffling += 1

@@ -81,7 +81,9 @@ class Table:
         # ms on the Pico), the rest in the passes that follow. The clocks and the CPU
         # seats wait for the next pass: a press before a deadline still beats it, since
         # the clocks run at the commit horizon.
-        if arbiter.commit_due(self._due_by(now), self._commit, self._contested, 1):
+        if arbiter.pending and arbiter.commit_due(
+            self._due_by(now), self._commit, self._contested, 1
+        ):
             self.pace.spend()
             return
         horizon = ticks_add(now, -arbiter.settle_us)
@@ -193,6 +195,7 @@ class Table:
         return self._seen[cpu.seat] != len(self.game.history) or cpu.looking()
 
     def _glance(self, cpu):
-        """Go on with ``cpu``'s look, or begin one on the table as it is now."""
-        self._seen[cpu.seat] = len(self.game.history)
-        cpu.glance(self.game, self._ms)
+        """Go on with ``cpu``'s look, or begin one on the table as it is now (unless the
+        glance only drew the next reaction)."""
+        if cpu.glance(self.game, self._ms) is not None:
+            self._seen[cpu.seat] = len(self.game.history)
