@@ -68,6 +68,51 @@ def test_no_press_of_a_whole_cpu_match_allocates_on_micropython(mpvm, options):
     assert presses > 40 * games
 
 
+# Every pass of play of a whole CPU match (begun with the play screen up, the game in play
+# or waiting for its slap) run with the heap locked, regions a call as on the device: a pass
+# that allocated would show the error screen.
+_LOCKED_PLAY = """
+from spit.rules import PHASE_PLAY, PHASE_SLAP
+from spit.screens import PLAY
+
+renderer.regions_per_call = 1
+saved.options = Options.parse(OPTIONS)
+controller.new_match(now[0])
+session = controller.session
+locked = [0]
+
+
+def pass_of_play():
+    now[0] = time.ticks_add(now[0], 2000)
+    micropython.heap_lock()
+    try:
+        handheld.step(now[0])
+    finally:
+        micropython.heap_unlock()
+    locked[0] += 1
+
+
+while session.match.winner() < 0 and handheld.errors == 0:
+    phase = session.table.game.phase
+    if renderer.screen == PLAY and (phase == PHASE_PLAY or phase == PHASE_SLAP):
+        pass_of_play()
+    else:
+        run(1, 2000)
+print(session.match.winner(), handheld.errors, locked[0], session.match.games_played())
+print(repr(handheld.last_error))
+"""
+
+
+@pytest.mark.parametrize("options", ["match=single", "match=single middle=one stack=on"])
+def test_no_pass_of_play_of_a_whole_cpu_match_allocates_on_micropython(mpvm, options):
+    code = DEVICE.replace("SEATS", '["lightning", "quick"]')
+    code += _LOCKED_PLAY.replace("OPTIONS", repr(options))
+    counts, error = mpvm(code, files=VM_MACHINE).strip().split("\n")
+    winner, errors, passes, games = (int(v) for v in counts.split())
+    assert errors == 0, error
+    assert winner in (0, 1) and passes > 1000 * games
+
+
 def test_a_whole_cpu_match_on_micropython_ends_on_the_match_result():
     result = whole_match()
     assert result["mode"] == MATCH and result["phase"] == PHASE_OVER
