@@ -94,6 +94,27 @@ def test_cpu_presses_go_through_the_arbiter():
     assert table.arbiter.overflows == 0
 
 
+def test_a_cpu_seat_presses_its_keys_a_pass_apart_so_a_press_made_between_commits_between():
+    game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"], options="quick=off")
+    table = Table(game, cpus=(None, Cpu(1, "lightning")))
+    committed = []
+    commit = table._commit
+    table._commit = lambda button, t, tie=False: (committed.append(button), commit(button, t, tie))
+    now = 1_000_000
+    while not table.arbiter.pending:
+        now += 1000
+        table.run(now)
+    assert table.arbiter.pending == 1, "the CPU seat's card first, its pile in a later pass"
+    person = keys.button_id(0, keys.C2)
+    table.touch(person, now - 500)  # after the card's stamp (the horizon), before the pile's
+    for _ in range(6):
+        now += 1000
+        table.run(now)
+    cpu_card, cpu_pile = keys.button_id(1, keys.C1), keys.button_id(1, keys.RIGHT)
+    assert committed == [cpu_card, person, cpu_pile]
+    assert game.history[-1] == play(1, 0, 0)
+
+
 def test_session_plays_games_one_after_another_and_starts_a_new_match():
     games = []
     session = Session(

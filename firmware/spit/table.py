@@ -57,7 +57,14 @@ class Table:
         self._wake_us = 0
         # The CPU seats wait while this is set: a screen is being read (the round result).
         self.hold = False
-        self._keys = bytearray(3)  # the keys of a CPU seat's action (``Controls.keys_for``)
+        # The keys of a CPU seat's action (``Controls.keys_for``), pressed a pass apart as a
+        # hand would (a person's press made meanwhile commits between them, not after
+        # both): how many, the next to press, the seat, and the phase they were meant for.
+        self._keys = bytearray(3)
+        self._key_count = 0
+        self._next_key = 0
+        self._key_seat = 0
+        self._key_phase = -1
 
     def touch(self, button, t):
         """A press of ``button`` at ``t`` (ticks_us), debounced, in any order."""
@@ -125,6 +132,9 @@ class Table:
         return self._settled == len(self.game.history) and ticks_diff(now, self._wake_us) < 0
 
     def _run_cpus(self, now):
+        if self._next_key < self._key_count:
+            self._press_next_key(now)  # a pass's part for the CPU seats: no glance beside it
+            return
         if self._last_us < 0:
             self._last_us = now
         whole_ms = ticks_diff(now, self._last_us) // 1000
@@ -176,10 +186,22 @@ class Table:
         self._seen[cpu.seat] = -1
         if action == SPIT_ACTION and not cpu.wants_spit(self.game):
             return  # the table moved on since the CPU reached for SPIT: no call
-        seat = cpu.seat
-        pressed = self._keys
-        for i in range(self.controls.keys_for(seat, action, pressed)):
-            self.arbiter.add(button_id(seat, pressed[i]), now)
+        count = self.controls.keys_for(cpu.seat, action, self._keys)
+        if count > 0:
+            self._key_count = count
+            self._next_key = 0
+            self._key_seat = cpu.seat
+            self._key_phase = self.game.phase
+            self._press_next_key(now)
+
+    def _press_next_key(self, now):
+        """The next key of a CPU seat's action, if the game is still in the phase that
+        the action was meant for (a key left over from a round that ended is dropped)."""
+        if self.game.phase == self._key_phase:
+            self.arbiter.add(button_id(self._key_seat, self._keys[self._next_key]), now)
+            self._next_key += 1
+        else:
+            self._next_key = self._key_count
 
     def _looker(self, first, second):
         """The seat that glances next: ``first`` if it wants a look, else ``second`` if
