@@ -37,6 +37,7 @@ from spit.rules import (
     PHASE_PLAY,
     PHASE_READY,
     PHASE_SLAP,
+    ROUND_ACTIONS,
     SLAP,
     SPIT,
     SPIT_ACTION,
@@ -246,6 +247,8 @@ class Controls:
         makes it in its history, so that a press allocates nothing; True if it was short
         and is made now."""
         room = self._room
+        if room - len(self.times) >= ROUND_ACTIONS:
+            return False  # most rounds: a call less in the deal's pass
         self._room = room_for_a_round(self.times, room)
         return self._room != room
 

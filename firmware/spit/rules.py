@@ -61,7 +61,7 @@ LOWEST_SCORE = "lowest score"
 
 _POINTS_TO_END = const(100)
 _RANKS = const(13)  # RANK_COUNT, inlined by the compiler
-_ROUND_ACTIONS = const(64)  # more than the longest round of 900 self-play games (61)
+ROUND_ACTIONS = const(64)  # more than the longest round of 900 self-play games (61)
 _ROUND = const(128)  # the least room made: a round's actions and more
 
 
@@ -71,7 +71,7 @@ def room_for_a_round(items, room):
     doubling as it is appended to); ``room`` is the length up to which it had room, and
     the new one is returned. Made in one copy: appending item by item took about 1 ms."""
     count = len(items)
-    if room - count >= _ROUND_ACTIONS:
+    if room - count >= ROUND_ACTIONS:
         return room
     items.extend(items if count > _ROUND else [0] * _ROUND)
     del items[count:]
@@ -188,6 +188,7 @@ class Game:
         self.options = options or Options()
         self.rng = Rng(seed)
         self.slots = len(self.options.pile_sizes)
+        self._plan = _deal_plan(self.options.pile_sizes)  # the deal's, worked out once a game
         self.stock = [[[] for _ in range(self.slots)] for _ in range(2)]
         self.face_up = [[0] * self.slots for _ in range(2)]
         self.pack = [with_room(DECK_SIZE), with_room(DECK_SIZE)]  # a deal allocates nothing
@@ -690,10 +691,9 @@ class Game:
             self.points[1] += end.left[1]
 
     def shuffle(self):
-        """The next part of what comes before the layout, a call each: score the round that
-        ended; shuffle player 1's cards; player 2's; make room in the history for the next
-        round's actions (``room_for_a_round``); ``shuffled`` once all are done. The device runs
-        them a pass each before ``deal()`` (up to 1 ms each). Refused outside the deal phase."""
+        """The next part of what comes before the layout, a call (a pass on the device) each:
+        score the round; shuffle player 1's cards; player 2's; make room in the history for the
+        next round (``room_for_a_round``); then ``shuffled``. Refused outside the deal phase."""
         self._require(self.phase == PHASE_DEALING, NOT_NOW)
         if self.shuffled:
             return
@@ -736,7 +736,7 @@ class Game:
         return Outcome(out, OUT_OF_CARDS) if out >= 0 else None
 
     def _start_round(self, hands):
-        plan = _deal_plan(self.options.pile_sizes)
+        plan = self._plan
         for player in (0, 1):
             hand = hands[player]
             n = len(hand)
