@@ -92,6 +92,8 @@ EVERY_PASS = {
         "Controller._note_still",
         "Controller._draw",
         "Controller._draw_match",
+        "Controller._note_holds",
+        "Controller._note_hold",
     ],
     "spit/render.py": ["Renderer.start", "Renderer.afford", "Renderer.take", "Renderer.cleared"],
     "spit/play_screen.py": [
@@ -102,13 +104,16 @@ EVERY_PASS = {
     "spit/play_regions.py": ["Regions.draw"],
     "spit/static_screens.py": [
         "StaticScreens.step",
-        "StaticScreens._draw",
-        "StaticScreens._run_steps",
-        "StaticScreens._static",
+        "StaticScreens._show",
         "StaticScreens.title",
         "StaticScreens.settings",
+        "StaticScreens.ready",
         "StaticScreens.countdown",
+        "StaticScreens.round_result",
+        "StaticScreens.game_over",
+        "StaticScreens.match_result",
         "StaticScreens.error",
+        "StaticScreens.self_test",
     ],
     "spit/session.py": ["Session.run"],
     # The CPU seats' part of a pass (``Table._run_cpus``) runs with the heap locked, its
@@ -165,7 +170,11 @@ EVERY_PRESS = {
         "Game._know",
         "Game._can_dig",
     ],
-    "spit/controller.py": ["Controller._on_event", "Controller._time_reactions"],
+    "spit/controller.py": [
+        "Controller._on_event",
+        "Controller._time_reactions",
+        "Controller._prepare_match",
+    ],
     "spit/reactions.py": ["Reactions.look", "Reactions._look", "Reactions.played"],
 }
 

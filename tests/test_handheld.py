@@ -113,6 +113,122 @@ def test_no_pass_of_play_of_a_whole_cpu_match_allocates_on_micropython(mpvm, opt
     assert winner in (0, 1) and passes > 1000 * games
 
 
+# Every pass of a whole CPU match, with the heap locked where the device locks it: what
+# each pass allocated, by the screen it began on. A pass between a game's joints (the
+# screen or the phase changes; a round's end taken up, which makes a break due, and the
+# break, which saves; a deal; the game's end recorded) allocates nothing.
+_PASSES_BY_SCREEN = """
+from spit.pace import HEAP
+from spit.rules import PHASE_DEALING
+
+HEAP.on = True  # as the device runs, a region a call
+renderer.regions_per_call = 1
+saved.options = Options.parse(OPTIONS)
+controller.new_match(now[0])
+session = controller.session
+passes = {}
+joints = [0]
+
+
+def one_pass():
+    now[0] = time.ticks_add(now[0], 2000)
+    name = controller.screen_name()
+    game = session.table.game
+    phase = game.phase
+    games = session.match.games_played()
+    due = controller._break_due
+    before = gc.mem_alloc()
+    handheld.step(now[0])
+    allocated = gc.mem_alloc() - before
+    if name != controller.screen_name() or phase != game.phase or phase == PHASE_DEALING:
+        joints[0] += 1
+        return
+    if games != session.match.games_played() or due != controller._break_due:
+        joints[0] += 1
+        return
+    counts = passes.setdefault(name, [0, 0])
+    counts[0] += 1
+    counts[1] += allocated
+
+
+def chunk():
+    i = 0
+    while i < 500 and handheld.errors == 0:
+        one_pass()
+        i += 1
+
+
+while session.match.winner() < 0 and handheld.errors == 0:
+    chunk()
+chunk()  # the match result
+for name in passes:
+    print(name.replace(" ", "_"), *passes[name])
+print("joints", joints[0], handheld.errors)
+"""
+
+
+@pytest.mark.parametrize("options", ["match=single", "match=single middle=one stack=on"])
+def test_no_pass_on_any_screen_of_a_cpu_match_allocates_between_its_joints_on_micropython(
+    mpvm, options
+):
+    code = DEVICE.replace("SEATS", '["lightning", "quick"]')
+    code += _PASSES_BY_SCREEN.replace("OPTIONS", repr(options))
+    lines = [line.split() for line in mpvm(code, files=VM_MACHINE).strip().split("\n")]
+    *screens, (_, joints, errors) = lines
+    passes = {name: (int(count), int(allocated)) for name, count, allocated in screens}
+    assert int(errors) == 0
+    for name in ("ready", "countdown", "play", "round_result", "match_result"):
+        assert passes[name][0] > 100, name
+    assert {name: allocated for name, (_, allocated) in passes.items()} == dict.fromkeys(
+        passes, 0
+    )
+    assert sum(count for count, _ in passes.values()) > 100 * int(joints)
+
+
+# The menus' screens through the loop, the heap locked where the device locks it: what
+# the passes of each stretch allocated, the stretch's first pass apart (it takes the
+# screen's values: the error screen wraps its message, the self-test imports its code).
+_MENU_PASSES = """
+from spit.pace import HEAP
+
+HEAP.on = True  # as the device runs, a region a call
+renderer.regions_per_call = 1
+
+
+def stretch(passes, *buttons):
+    run(1)
+    before = gc.mem_alloc()
+    for button in buttons:
+        tap(button)
+    run(passes)
+    return gc.mem_alloc() - before
+
+
+P1_SPIT, P1_L, P1_R, P1_C1 = 7, 5, 6, 0
+run(5)
+title = stretch(300)
+press(P1_SPIT)
+run(2100)  # held two seconds: the settings
+release(P1_SPIT)
+settings = stretch(300, P1_L, P1_L, P1_C1, P1_R, P1_C1)
+opened = controller.mode
+controller.fail("MemoryError: memory allocation failed, allocating 4096 bytes", now[0])
+error = stretch(600)
+controller.self_test(now[0])
+self_test = stretch(600, P1_C1, P1_C1, 9)
+print(title, settings, error, self_test, opened, controller.mode, handheld.errors)
+"""
+
+
+def test_the_menus_screens_allocate_nothing_after_taking_their_values_on_micropython(mpvm):
+    from spit.controller import SELF_TEST, SETTINGS
+
+    code = DEVICE.replace("SEATS", '["person", "person"]') + _MENU_PASSES
+    *allocated, opened, mode, errors = (int(v) for v in mpvm(code, files=VM_MACHINE).split())
+    assert (opened, mode, errors) == (SETTINGS, SELF_TEST, 0)
+    assert allocated == [0, 0, 0, 0]
+
+
 def test_a_whole_cpu_match_on_micropython_ends_on_the_match_result():
     result = whole_match()
     assert result["mode"] == MATCH and result["phase"] == PHASE_OVER

@@ -26,27 +26,24 @@ SEED = 4_294_967_295
 def words_shown(draw):
     """The words ``draw(renderer)`` puts on one player's half of the screen."""
     texts = []
-    original_line = StaticScreens.line
-    original_row = StaticScreens.row
+    original_end = StaticScreens.end
 
-    def line(self, player, text, *args):  # big text
-        if player == 0 and text:
-            texts.append(text)
-        return original_line(self, player, text, *args)
-
-    def set_row(self, player, text, *args):  # a row of small text: player 1's, or both (-1)
-        if player <= 0 and text:
-            texts.append(text)
-        return original_row(self, player, text, *args)
+    def end(self, x=-1):  # a row made: player 1's, or both copies
+        row = self._made
+        if self._row_player != 1:
+            line = [" "] * self._row_chars
+            for i in range(self._row_count):
+                column = self._columns[row][i]
+                line[column : column + len(self._texts[row][i])] = self._texts[row][i]
+            texts.append("".join(line))
+        return original_end(self, x)
 
     renderer = Renderer(wired_display()[0], framebuf)
-    StaticScreens.line = line
-    StaticScreens.row = set_row
+    StaticScreens.end = end
     try:
         draw(renderer)
     finally:
-        StaticScreens.line = original_line
-        StaticScreens.row = original_row
+        StaticScreens.end = original_end
     return sum(len(text.split()) for text in texts)
 
 

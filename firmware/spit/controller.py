@@ -68,7 +68,7 @@ from spit.pace import ANSWER, DRAW, REGION, TAKE, Pace
 from spit.reactions import Reactions
 from spit.rng import derive
 from spit.rules import PHASE_DEALING, PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
-from spit.savedata import SEAT_CHOICES
+from spit.savedata import PERSON, SEAT_CHOICES
 from spit.session import Session
 from spit.ticks import ticks_add, ticks_diff
 
@@ -80,14 +80,8 @@ ERROR = const(4)
 SELF_TEST = const(5)
 MODE_NAMES = ("title", "attract", "match", "settings", "error", "self-test")
 # The screen of each mode but a match's, which follows the game (``screen``).
-_MODE_SCREENS = (
-    screens.TITLE,
-    screens.ATTRACT,
-    screens.READY,
-    screens.SETTINGS,
-    screens.ERROR,
-    screens.SELF_TEST,
-)
+_MODE_SCREENS = (screens.TITLE, screens.ATTRACT, screens.READY, screens.SETTINGS)
+_MODE_SCREENS += (screens.ERROR, screens.SELF_TEST)
 
 HOLD_US = const(2_000_000)
 TITLE_US = const(6_000_000)
@@ -101,7 +95,8 @@ ATTRACT_LEVEL = "quick"
 _SEAT_ROWS = ("P1", "P2")
 _SOUND_ROW = "sound"
 _SOUND_VALUES = ("on", "off")
-_NOBODY_READY = (False, False)
+# Each pair of flags, made once (who is ready, which seats the CPU plays).
+_PAIRS = ((False, False), (True, False), (False, True), (True, True))
 _BOTH_CPUS = (True, True)  # attract mode's seats
 # Quick play taught where the players wait: its button alone plays a card.
 _QUICK_HINT = "quick play: C alone plays a 1-pile card"
@@ -109,12 +104,8 @@ _HINT_CHARS = const(40)  # the ready screen's hint line, across the screen
 _TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
 # Each event's sound, by its number (None: silent): a subscript, not a call, on every press.
 _EVENT_SOUNDS = [None] * len(EVENT_NAMES)
-for _event, _sound in (
-    (PLAYED, "play"),
-    (REFUSED, "illegal"),
-    (LOST_RACE, "illegal"),
-    (SPAT, "spit"),
-):
+_SOUNDS = ((PLAYED, "play"), (REFUSED, "illegal"), (LOST_RACE, "illegal"), (SPAT, "spit"))
+for _event, _sound in _SOUNDS:
     _EVENT_SOUNDS[_event] = _sound
 _EVENT_SOUNDS = tuple(_EVENT_SOUNDS)
 _MATCH_SALT = const(0x4D47)
@@ -182,7 +173,10 @@ class Controller:
         self._cpus = (False, False)  # which seats of the match the CPU plays
         self.reactions = Reactions(saved)
         self._timed = True  # a seat of the match is a person's: reactions are timed
-        self._reaction_lines = []  # made when a round ends
+        self._reaction_lines, self._margin = (), ""  # made when a round ends
+        # The settings' rows, made once (``settings_rows``), and how often a value changed.
+        names = [name for name, _ in CHOICES] + list(_SEAT_ROWS) + [_SOUND_ROW]
+        self._settings_rows, self._changes = [[name, ""] for name in names], 0
         self._break_due = False  # a quiet moment came: save and collect in the next pass
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
         # A match or attract mode on a screen: the passes carry a game's work, so what
@@ -342,13 +336,13 @@ class Controller:
         self._deal()
 
     def _prepare_match(self, now):
-        """The match screen with the ready screen up; the cards are dealt once it is
-        drawn (``_deal``), so the press that started the match shows at once."""
-        levels = self.saved.levels()
-        self._cpus = (levels[0] is not None, levels[1] is not None)
-        self.reactions.people = (levels[0] is None, levels[1] is None)
-        self._timed = levels[0] is None or levels[1] is None
-        self._reaction_lines = []
+        """The ready screen up; the cards are dealt once it is drawn (``_deal``)."""
+        seats = self.saved.seats
+        cpu = (seats[0] != PERSON) + 2 * (seats[1] != PERSON)
+        self._cpus = _PAIRS[cpu]
+        self.reactions.people = _PAIRS[3 - cpu]
+        self._timed = cpu != 3
+        self._reaction_lines = ()
         self._reading = False
         self.session = None
         self._enter(MATCH, now)
@@ -421,20 +415,23 @@ class Controller:
                 self._start_match(t)
 
     def _note_holds(self, now, held):
-        for player in (0, 1):
-            down = held >> keys.button_id(player, keys.SPIT) & 1
-            since = self._held_since[player]
-            if not down:
-                self._held_since[player] = -1
-            elif since < 0:
+        # A player a call: a loop's frame would be on the heap (``tests/test_frames.py``).
+        self._note_hold(0, now, held)
+        self._note_hold(1, now, held)
+
+    def _note_hold(self, player, now, held):
+        since = self._held_since[player]
+        if not held >> keys.button_id(player, keys.SPIT) & 1:
+            self._held_since[player] = -1
+        elif since < 0:
+            self._held_since[player] = now
+        elif ticks_diff(now, since) >= HOLD_US:
+            if self.mode == SELF_TEST:
                 self._held_since[player] = now
-            elif ticks_diff(now, since) >= HOLD_US:
-                if self.mode == SELF_TEST:
-                    self._held_since[player] = now
-                    self._leave_self_test(now)
-                elif self._between_games():
-                    self._held_since[player] = now
-                    self._open_settings(now)
+                self._leave_self_test(now)
+            elif self._between_games():
+                self._held_since[player] = now
+                self._open_settings(now)
 
     def _between_games(self):
         if self.mode in (TITLE, ATTRACT):
@@ -526,13 +523,9 @@ class Controller:
         and collecting."""
         self._reading = self.session.table.game.phase != PHASE_OVER
         self._reading_since = self._now
-        reactions = self.reactions
-        lines = []
-        for player in (0, 1):
-            if reactions.people[player]:
-                lines.append(_reaction_line(player, reactions))
-        self._reaction_lines = lines
-        reactions.save_into(self.saved)
+        self._reaction_lines = self.reactions.lines()
+        self._margin = self.session.table.controls.contest.text()
+        self.reactions.save_into(self.saved)
         self._break_due = True
         self._break_at = self._now
         self._undrawn = True
@@ -573,15 +566,19 @@ class Controller:
 
     def _open_settings(self, now):
         self.cursor = 0
+        self.settings_rows()
         self._enter(SETTINGS, now)
 
     def settings_rows(self):
-        """``(name, value)`` per row: the rule options, the seats, the sound."""
+        """``[name, value]`` per row, the rule options, the seats, the sound, up to date."""
         saved = self.saved
-        rows = [(name, saved.options.get(name)) for name, _ in CHOICES]
-        rows.append((_SEAT_ROWS[0], saved.seats[0]))
-        rows.append((_SEAT_ROWS[1], saved.seats[1]))
-        rows.append((_SOUND_ROW, _SOUND_VALUES[1 if saved.muted else 0]))
+        rows = self._settings_rows
+        options = len(CHOICES)
+        for i in range(options):
+            rows[i][1] = saved.options.get(rows[i][0])
+        rows[options][1] = saved.seats[0]
+        rows[options + 1][1] = saved.seats[1]
+        rows[options + 2][1] = _SOUND_VALUES[1 if saved.muted else 0]
         return rows
 
     def _settings_press(self, key, t):
@@ -606,6 +603,8 @@ class Controller:
             saved.seats[seat] = _after(SEAT_CHOICES, saved.seats[seat])
         else:
             saved.muted = not saved.muted
+        self.settings_rows()
+        self._changes += 1
 
     # -- the self-test --------------------------------------------------------
 
@@ -684,18 +683,18 @@ class Controller:
         renderer = self.renderer
         mode = self.mode
         if mode == TITLE:
-            renderer.title(self.saved.options.word, self.seed, share)
+            renderer.screens.title(self.saved.options.word, self.seed, share)
         elif mode == SETTINGS:
-            renderer.settings(self.settings_rows(), self.cursor, share)
+            renderer.screens.settings(self._settings_rows, self.cursor, self._changes, share)
         elif mode == ERROR:
-            renderer.error(self.message, share)
+            renderer.screens.error(self.message, share)
         elif mode == SELF_TEST:
             self.test.draw(renderer, now, share)
 
     def _draw_match(self, share):
         session = self.session
         if session is None:
-            self._draw_ready(_NOBODY_READY, share)
+            self._draw_ready(_PAIRS[0], share)
             return
         table = session.table
         phase = table.game.phase
@@ -704,35 +703,44 @@ class Controller:
         elif phase != PHASE_DEALING:  # the next screen comes with the deal
             self._draw_screen(self.screen(), session, share)
 
-    def _draw_screen(self, shown, session, share):
-        """A match's screen between rounds and games."""
-        renderer = self.renderer
-        table = session.table
-        cpus = self._cpus
+    def _draw_screen(self, shown, session, share):  # a call each: ``tests/test_frames.py``
         if shown == screens.COUNTDOWN:
-            renderer.countdown(self._count, share)
+            self.renderer.screens.countdown(self._count, share)
         elif shown == screens.ROUND_RESULT:
-            banner = table.controls.contest.text()
-            lines = self._reaction_lines
-            renderer.round_result(table.game.last_round, banner, cpus, lines, share)
+            self._draw_round_result(session.table, share)
         elif shown == screens.MATCH_RESULT:
-            match = session.match
-            lines = self._reaction_lines
-            renderer.match_result(match.winner(), match.wins, cpus, lines, match.seed, share)
+            self._draw_match_result(session.match, share)
         elif shown == screens.GAME_OVER:
-            match = session.match
-            outcome = table.game.outcome()
-            renderer.game_over(outcome.winner, outcome.reason, match.wins, cpus, match.seed, share)
+            self._draw_game_over(session, share)
         else:
-            self._draw_ready(table.controls.called, share)
+            self._draw_ready(session.table.controls.called, share)
+
+    def _draw_round_result(self, table, share):
+        self.renderer.screens.round_result(
+            table.game.last_round, self._margin, self._cpus, self._reaction_lines, share
+        )
+
+    def _draw_match_result(self, match, share):
+        self.renderer.screens.match_result(
+            match.winner(), match.wins, self._cpus, self._reaction_lines, match.seed, share
+        )
+
+    def _draw_game_over(self, session, share):
+        self.renderer.screens.game_over(
+            session.table.game.outcome().winner,
+            session.table.game.outcome().reason,
+            session.match.wins,
+            self._cpus,
+            session.match.seed,
+            share,
+        )
 
     def _draw_ready(self, called, share):
         word = self.saved.options.word
-        self.renderer.ready(word, called, self._cpus, self._ready_hint(), share)
+        self.renderer.screens.ready(word, _flags(called), self._cpus, self._ready_hint(), share)
 
     def tell(self, text):
-        """Show ``text`` once, on the next ready screen's hint line (a save that
-        failed): it goes when that round opens."""
+        """Show ``text`` (a save that failed) on the next ready screen's hint line, once."""
         self.notice = text[:_HINT_CHARS]
 
     def _ready_hint(self):
@@ -741,17 +749,8 @@ class Controller:
         return _QUICK_HINT if self.saved.options.quick == "on" else ""
 
 
-def _reaction_line(player, reactions):
-    """``P1 612 ms, best 401, record 388``: the session's median and best, the record."""
-    session = reactions.session[player]
-    if not session.count:
-        return "P%d: no reaction timed yet" % (player + 1)
-    return "P%d %d ms, best %d, record %d" % (
-        player + 1,
-        session.median_ms(),
-        session.best_ms,
-        reactions.personal[player].best_ms,
-    )
+def _flags(called):
+    return _PAIRS[called[0] + 2 * called[1]]
 
 
 def _after(values, value):

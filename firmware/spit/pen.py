@@ -83,7 +83,7 @@ PIECE_W = const(40)  # an eighth of a row across the screen: a region of text
 _LINE_CHARS = const(40)  # a row of 8x8 text across the screen
 _LINE_BYTES = const(_LINE_CHARS * 8)  # that row as a 1-bit bitmap
 _NO_BITS = bytes(_LINE_BYTES)
-_DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
+DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 # The characters a text given by its codes may hold (the margin banner's), as bytes, which
 # framebuf's text takes as it takes a string: laid out without making a string.
 CODED = b" -.0123456789EIPTbelmrsuy"
@@ -317,16 +317,23 @@ class Pen:
         from the digits' labels)."""
         place = 1 if n < 10 else 10 if n < 100 else 100
         while place:
-            self.text(_DIGITS[n // place % 10], x, y, colour)
+            self.text(DIGITS[n // place % 10], x, y, colour)
             x += 8
             place //= 10
 
-    def text_row(self, player, text, x, y, colour, left, width):
-        """Columns ``left`` to ``left + width`` of a row of 8x8 text across the screen,
-        ``x, y`` as player 1 sees their own, sent as ``player``'s: player 2's copy is
-        drawn upright and the panel turns it, cheaper than turning the text."""
+    def text_row(self, player, texts, columns, count, x, y, colour, left, width):
+        """Columns ``left`` to ``left + width`` of a row of 8x8 text across the screen made of
+        ``count`` pieces of text (``texts``, each beginning at its character ``columns``),
+        ``x, y`` as player 1 sees their own, sent as ``player``'s: player 2's copy is drawn
+        upright and the panel turns it, cheaper than turning the text."""
         self.begin(self.row_view(width), left, y, False, FELT)
-        self._fb.text(text, x - left, 0, colour)
+        fb = self._fb
+        i = 0
+        while i < count:
+            at = x + 8 * columns[i] - left
+            if at < width and at + 8 * len(texts[i]) > 0:  # the piece reaches the window
+                fb.text(texts[i], at, 0, colour)
+            i += 1
         self.end_for(player)
 
     def lay_out(self, text):
@@ -358,11 +365,15 @@ class Pen:
         )
         self.end_for(player)
 
-    def big_text(self, text, scale):
-        """Lay ``text`` out for ``big``: its 8x8 glyphs side by side in a 1-bit row."""
+    def big_text(self, texts, columns, count, chars, scale):
+        """Lay a text of ``chars`` characters out for ``big``: its 8x8 glyphs side by side
+        in a 1-bit row, from ``count`` pieces (``texts``, each at its character ``columns``)."""
         self._mono[:] = _NO_BITS  # a copy in C: filling a 1-bit FrameBuffer goes pixel by pixel
-        self._mono_fb.text(text, 0, 0, 1)
-        self._big_spec[_BIG_CHARS] = len(text)
+        i = 0
+        while i < count:
+            self._mono_fb.text(texts[i], 8 * columns[i], 0, 1)
+            i += 1
+        self._big_spec[_BIG_CHARS] = chars
         self._big_spec[_BIG_SCALE] = scale
 
     def big(self, shape, x, y, colour, first, last):

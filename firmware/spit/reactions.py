@@ -122,6 +122,22 @@ class Reactions:
         self.personal[player].add(ms)
         return ms
 
+    def lines(self):
+        """A line per person, as a tuple: ``P1 612 ms, best 401, record 388`` (the
+        session's median and best, the personal record), or that none was timed yet."""
+        lines = []
+        for player in (0, 1):
+            session = self.session[player]
+            if not self.people[player]:
+                continue
+            if not session.count:
+                lines.append("P%d: no reaction timed yet" % (player + 1))
+                continue
+            best = self.personal[player].best_ms
+            line = "P%d %d ms, best %d, record %d"
+            lines.append(line % (player + 1, session.median_ms(), session.best_ms, best))
+        return tuple(lines)
+
     def save_into(self, saved):
         """Hand the personal records back to the ``SaveData`` before it is written."""
         for player in (0, 1):

@@ -10,8 +10,10 @@ The renderer is the one object to draw through. Its screens, bound from the modu
 that draw them: ``play(game, controls, cpus, share)`` (``spit.play_screen``: it follows
 the game's changes and sends only the regions they touched); ``title``, ``settings``,
 ``ready``, ``countdown``, ``round_result``, ``game_over``, ``match_result``, ``error``
-and ``self_test`` (``spit.static_screens``: each from plain values, sending nothing
-when called again with the same values and nothing left to draw); ``step(share)``, the
+and ``self_test`` (``spit.static_screens``, also ``screens``: each from plain values,
+sending nothing when called again with the same values and nothing left to draw; the
+device calls them on ``screens``, as a bound method called with more than four
+arguments copies them to the heap); ``step(share)``, the
 screen on the display going on without new values (the play screen: what its last call
 left; False when there is nothing to go on with: call the screen then). Both paint with
 ``spit.pen``; the play screen's regions (``spit.play_regions``) paint cards from
@@ -67,6 +69,9 @@ class Renderer:
         pen.make_text()
         static = StaticScreens(self, pen)
         # Bound once: a screen called through the renderer is a call of the screen's own.
+        # A bound method called with more than four arguments copies them to the heap:
+        # the device calls the static screens on ``screens`` itself.
+        self.screens = static
         self.play = play.play
         self.title = static.title
         self.settings = static.settings

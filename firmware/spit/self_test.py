@@ -9,7 +9,8 @@ every module imported at boot takes heap and boot time.
 
 Constructor: ``SelfTest()``. Methods: ``press(button, t)``, a press stamped at ``t``;
 ``draw(renderer, now, share)``, the self-test's screen at ``now``; ``proposal()``, the
-tie window to save (0: none yet). Attributes: ``presses`` and ``ages`` (by button id),
+tie window to save (0: none yet). Attributes: ``presses`` and ``ages`` (by button id, in tenths
+of a second),
 ``bins`` (the calibration's histogram) and ``lines`` (two of text), as the screen shows
 them.
 """
@@ -28,7 +29,7 @@ _BIN_US = const(10)
 class SelfTest:
     def __init__(self):
         self.presses = [0] * keys.BUTTON_COUNT
-        self.ages = ["-"] * keys.BUTTON_COUNT
+        self.ages = [-1] * keys.BUTTON_COUNT  # tenths of a second; -1: not pressed yet
         self.bins = [0] * _BINS
         self.lines = ["", ""]
         self._pressed_at = [0] * keys.BUTTON_COUNT
@@ -49,12 +50,13 @@ class SelfTest:
         return self._calibration.proposal()
 
     def draw(self, renderer, now, share):
+        self._ages(now)
+        renderer.screens.self_test(self.presses, self.ages, self.bins, self.lines, share)
+
+    def _ages(self, now):
         for button in range(keys.BUTTON_COUNT):
             if self.presses[button]:
-                text = _age_text(ticks_diff(now, self._pressed_at[button]))
-                if text != self.ages[button]:
-                    self.ages[button] = text
-        renderer.self_test(self.presses, self.ages, self.bins, self.lines, share)
+                self.ages[button] = ticks_diff(now, self._pressed_at[button]) // 100_000
 
     def _describe(self):
         calibration = self._calibration
@@ -72,11 +74,3 @@ class SelfTest:
             lines[1] = "tie window %d us: hold SPIT to save" % proposal
         else:
             lines[1] = "press L or R together: %d more" % calibration.pairs_left()
-
-
-def _age_text(us):
-    """Time since a press as the self-test shows it: ``0.4s``, ``12s``."""
-    tenths = us // 100_000
-    if tenths < 100:
-        return "%d.%ds" % (tenths // 10, tenths % 10)
-    return "%ds" % min(tenths // 10, 999)

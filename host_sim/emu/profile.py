@@ -67,8 +67,6 @@ _PROGRAM = """
 import gc, time
 from array import array
 
-from device import boot
-
 # The slowest passes: their time, then what they were (``what``).
 SLOWEST = array("I", bytes(8 * %(slow_kept)d))
 from drivers.debounce import Debouncer
@@ -204,12 +202,11 @@ def timed_fill_rows(display, colour, y, h):
     _spi_took(start)
 
 
-def run(with_stages, level, rounds, max_passes, skip_us, regions):
+def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions):
+    # ``handheld`` booted before this program was imported (``BOOTED``): on the heap that
+    # main.py leaves, not on one this program's code scattered. The hooks wrap classes,
+    # so they reach what boot made.
     Cpu.glance = timed_glance(Cpu.glance)
-    gc.collect()  # this program's imports left garbage that main.py's do not
-    # The stages' hooks after boot: their closures would leave the heap no block for the
-    # renderer's card pictures. They wrap classes, so they reach what boot made.
-    handheld = boot()
     # After boot, as main.py loads the firmware: the heap boot finds is a device's. Two
     # bytes a pass in play, in blocks of 256: the heap after boot has room, in small blocks.
     play_times = [bytearray(256) for _ in range(%(max_passes)d // 128 + 1)]
@@ -220,12 +217,13 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
         hook(Controls, ("press", "update"), "controls")
         hook(Game, ("apply",), "rules")
         Table._run_cpus = timed_two(Table._run_cpus, STAGES.index("cpu"))
-        # The renderer's screens are bound when it is made: wrapped on the renderer itself,
-        # with both screens' ``step``, which each clear binds to ``step``.
+        # The play screen is bound when the renderer is made: wrapped on the renderer
+        # itself, with both screens' ``step``, which each clear binds to ``step``; the
+        # controller calls the static screens on ``renderer.screens``.
         renderer = handheld.controller.renderer
-        screens = ("play", "step", "_play_step", "_static_step", "title", "ready", "countdown",
-                   "round_result", "game_over", "match_result")
-        hook(renderer, screens, "render")
+        hook(renderer, ("play", "step", "_play_step", "_static_step"), "render")
+        statics = ("title", "ready", "countdown", "round_result", "game_over", "match_result")
+        hook(renderer.screens, statics + ("step",), "render")
         Display.show = timed_show
         Display.show_turned = timed_show_turned
         Display.fill_rows = timed_fill_rows
@@ -323,7 +321,6 @@ def run(with_stages, level, rounds, max_passes, skip_us, regions):
 # A person's presses: player 1 against the CPU, on the chip's own clock.
 _PRESSES = """
 import gc, time
-from device import boot
 from spit.controls import Controls
 
 commits = []
@@ -335,10 +332,8 @@ def press(self, button, t, tie=False):
     return _press(self, button, t, tie)
 
 
-def run(level, span_us):
+def run(handheld, level, span_us):
     Controls.press = press
-    gc.collect()  # this program's imports left garbage that main.py's do not
-    handheld = boot()
     handheld.saved.seats = ["person", level]
     handheld.controller.new_match(time.ticks_us())
     gc.collect()
@@ -376,8 +371,8 @@ def press_to_commit(pico, level=_LEVEL):
 
     presses = press_script(0)
     span = presses[-1][0] + 200_000
-    pico.exec("from press_run import run")
-    pico.write(b"run(%r, %d)\x04" % (level, span))
+    pico.exec(BOOTED + "from press_run import run")
+    pico.write(b"run(handheld, %r, %d)\x04" % (level, span))
     pico.expect(b"ready", 5_000_000, fail=b"Traceback")
     start = pico.now_us
     events = []
@@ -424,6 +419,11 @@ def slowest(kept):
     return sorted(passes, key=lambda kept_pass: -kept_pass["us"])
 
 
+# The device booted at the REPL as main.py boots it: its imports' garbage collected, and
+# only then the profile's own code loaded.
+BOOTED = "import gc\nfrom device import boot\ngc.collect()\nhandheld = boot()\n"
+
+
 def profile_files():
     """The firmware as .mpy, without ``main.py``, so that the loop does not start at boot
     and ``device.boot()`` can be imported, with the two runs above as modules."""
@@ -447,7 +447,7 @@ def profile_pass(pico, stages, level=_LEVEL, rounds=_ROUNDS, max_passes=_MAX_PAS
     if max_passes > _MAX_PASSES:
         raise ValueError("at most %d passes" % _MAX_PASSES)
     args = (stages, level, rounds, max_passes, _SKIP_US, regions)
-    code = "from loop_run import run\nrun(%r, %r, %d, %d, %d, %r)\n" % args
+    code = BOOTED + "from loop_run import run\nrun(handheld, %r, %r, %d, %d, %d, %r)\n" % args
     out = pico.exec(code, within_us=120_000_000)
     lines = out.strip().splitlines()
     report = ast.literal_eval(lines[-1])

@@ -69,9 +69,11 @@ def pending(renderer):
 def run(level, max_passes, title_passes, skip_us, regions, direct_calls):
     handheld = boot()
     renderer = handheld.controller.renderer
-    # The screens are bound when the renderer is made: wrapped on the renderer itself.
+    # The play screen is bound when the renderer is made, and the controller calls the
+    # static screens on ``renderer.screens``: each wrapped where it is called.
     for i, name in enumerate(SCREENS):
-        setattr(renderer, name, timed(getattr(renderer, name), i))
+        owner = renderer if name == "play" else renderer.screens
+        setattr(owner, name, timed(getattr(owner, name), i))
     if regions is not None:
         renderer.regions_per_call = regions
     now = time.ticks_us()
@@ -92,19 +94,19 @@ def run(level, max_passes, title_passes, skip_us, regions, direct_calls):
         now = time.ticks_add(now, time.ticks_diff(time.ticks_us(), start) + skip_us)
         passes += 1
     direct = (
-        lambda: renderer.game_over(1, "out of cards", (1, 1), (True, True), 1234),
-        lambda: renderer.match_result(
+        lambda: renderer.screens.game_over(1, "out of cards", (1, 1), (True, True), 1234),
+        lambda: renderer.screens.match_result(
             0, (2, 1), (True, True), ("P1 612 ms, best 401", "P2 701 ms"), 1234
         ),
-        lambda: renderer.error("MemoryError: memory allocation failed, allocating 4096 bytes"),
-        lambda: renderer.settings(handheld.controller.settings_rows(), 0),
-        lambda: renderer.settings(handheld.controller.settings_rows(), 1),
-        lambda: renderer.self_test(presses, ages, bins, lines),
-        lambda: renderer.self_test(presses, later, bins, lines),
+        lambda: renderer.screens.error("MemoryError: memory allocation failed, allocating 4 KB"),
+        lambda: renderer.screens.settings(handheld.controller.settings_rows(), 0),
+        lambda: renderer.screens.settings(handheld.controller.settings_rows(), 1),
+        lambda: renderer.screens.self_test(presses, ages, bins, lines),
+        lambda: renderer.screens.self_test(presses, later, bins, lines),
     )
     presses = list(range(16))
-    ages = ["%%ds" %% i for i in range(16)]
-    later = ["%%ds" %% (i + 1) for i in range(16)]
+    ages = [10 * i for i in range(16)]
+    later = [10 * (i + 1) for i in range(16)]
     bins = [0, 1, 3, 7, 12, 9, 7, 3, 1, 0]
     lines = ("pairs 34  99.9%%: 812 us  bias -40 us", "tie window 900 us: hold SPIT to save")
     for draw in direct:
@@ -116,6 +118,7 @@ def run(level, max_passes, title_passes, skip_us, regions, direct_calls):
     print(repr({
         "calls": calls, "longest": longest, "slow": slow, "over": over, "passes": passes,
         "errors": handheld.errors, "last_error": repr(handheld.last_error),
+        "round": handheld.controller.session.table.game.round,
     }))
 """
 
