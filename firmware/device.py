@@ -72,7 +72,9 @@ def boot(clock=None, watchdog=None):
     ``Handheld``."""
     reserve_emergency_exception_buffer()  # before the capture registers hard IRQs
     clock = clock or time.ticks_us
-    display = hardware_setup.display()  # first: it sets the clocks the PIO reads
+    # First: it sets the clocks the PIO reads. The panel wakes from its reset while the
+    # pictures and the capture are made, and is lit then.
+    display = hardware_setup.display(start=False)
     renderer = Renderer(display, framebuf)
     # A frame's regions go out one a pass, the pile first: no pass is held up by a
     # whole frame (29.7 ms at worst on the emulated chip, 18.0 ms so).
@@ -82,6 +84,7 @@ def boot(clock=None, watchdog=None):
     saved = storage.load()
     capture = hardware_setup.buttons(clock)
     buzzer = Buzzer(hardware_setup.buzzer_pwm(), saved.muted)
+    hardware_setup.light(display)
     now = clock()
     handheld = Handheld(
         capture,

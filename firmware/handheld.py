@@ -88,6 +88,7 @@ class Handheld:
         self.last_error = None
         self._repeating = False  # the last pass failed: a fault now is the same run of them
         self._finished = None  # a game over whose transcript is still to be written
+        self._finished_times = None  # and its press times
         self._told = False  # a save that failed was shown on the screen
         # A sound asked for in a pass, and when: it starts at the end of a pass in its turn.
         self._tone = None
@@ -187,7 +188,8 @@ class Handheld:
     def _game_over(self, game, match):
         if self.transcripts is not None:
             # Written at the break that follows, with the save.
-            self._finished = (game, self.controller.session.table.controls.times)
+            self._finished = game
+            self._finished_times = self.controller.session.table.controls.times
         if self.on_game_over is not None:
             self.on_game_over(game, match)
 
@@ -213,16 +215,19 @@ class Handheld:
     def _break(self):
         # Between rounds: nobody is racing, and the screen shows a result anyway.
         if self._finished is not None:
-            game, times = self._finished
-            self._finished = None
+            game, times = self._finished, self._finished_times
+            self._finished = self._finished_times = None
             # Imported at the first game's end, not at boot: the device only writes
             # transcripts, and every module imported at boot takes heap and boot time.
             from spit.transcript import Transcript
 
             transcript = Transcript(game.seed, game.options, game.history, times)
             self.transcripts.add(list(transcript.lines()))
-        if self.storage is not None and not self.storage.save(self.saved) and not self._told:
-            # Said once, on the next ready screen: the tallies are kept until power-off.
-            self._told = True
-            self.controller.tell(self.storage.problem or "not saved")
+        storage = self.storage
+        if storage is not None:
+            self.controller.reactions.save_into(self.saved)  # the records, with the rest
+            if not storage.save(self.saved) and not self._told:
+                # Said once, on the next ready screen: the tallies are kept until power-off.
+                self._told = True
+                self.controller.tell(storage.problem or "not saved")
         gc.collect()

@@ -71,10 +71,12 @@ def buttons(clock, capture=CAPTURE):
     return IrqButtons(pins, clock)
 
 
-def display(panel=PANEL, rotation=ROTATION, bus=DISPLAY_BUS):
-    """Clocks for a fast SPI, the bus, the panel (reset, set up, cleared, on) and the
-    backlight; returns the ``drivers.display.Display``. Call it before ``buttons``: it
-    sets the CPU clock, which the PIO backend reads when it starts."""
+def display(panel=PANEL, rotation=ROTATION, bus=DISPLAY_BUS, start=True):
+    """Clocks for a fast SPI, the bus, the panel (reset, then with ``start`` set up,
+    cleared and on: ``light``) and the backlight; returns the ``drivers.display.Display``.
+    The device starts it later: the panel takes 120 ms to wake from its reset, and the
+    device builds the rest meanwhile. Call it before ``buttons``: it sets the CPU clock,
+    which the PIO backend reads when it starts."""
     import sys
 
     import machine
@@ -96,10 +98,18 @@ def display(panel=PANEL, rotation=ROTATION, bus=DISPLAY_BUS):
     dc = Pin(DISPLAY_DC_PIN, Pin.OUT, value=0)
     cs = Pin(DISPLAY_CS_PIN, Pin.OUT, value=1)
     rst = Pin(DISPLAY_RST_PIN, Pin.OUT, value=1)
-    screen = Display(display_bus(spi, dc, cs, "pins" if rp2350 else bus), rst, panel, rotation)
-    # Only now: the panel was cleared before it turned on, so no noise ever shows.
-    Pin(DISPLAY_BACKLIGHT_PIN, Pin.OUT, value=1)
+    bus = display_bus(spi, dc, cs, "pins" if rp2350 else bus)
+    screen = Display(bus, rst, panel, rotation, start=False)
+    if start:
+        light(screen)
     return screen
+
+
+def light(screen):
+    """The panel set up, cleared and on (``Display.start``: it waits what is left of its
+    waking), and only then the backlight, so that no noise ever shows."""
+    screen.start()
+    Pin(DISPLAY_BACKLIGHT_PIN, Pin.OUT, value=1)
 
 
 def display_bus(spi, dc, cs, bus):

@@ -199,8 +199,8 @@ def _every_screen(renderer):
         lambda: renderer.title("SPIT", 1234),
         lambda: renderer.ready("SLAM", [True, False], (False, True), "hint"),
         lambda: renderer.countdown(3),
-        lambda: renderer.round_result(RoundEnd(0, 1, [0, 3], [6, 6], [20, 32]), "P1 by 1.52 ms"),
-        lambda: renderer.match_result(0, [2, 1], (False, True), ("P1 612 ms, best 401",), 77),
+        lambda: renderer.round_result(RoundEnd(0, 1, [0, 3], [6, 6], [20, 32]), b"P1 by 1.52 ms"),
+        lambda: renderer.match_result(0, [2, 1], (False, True), [612, 401, 388, 0, 0, 0], 77),
         lambda: renderer.self_test([5] * 16, [12] * 16, [3, 1], ("pairs 4", "x")),
     )
     for draw in screens:

@@ -19,7 +19,7 @@ from host_sim.display.wiring import wired_display
 
 MIN_SHOWN_US = 3_000_000
 WORDS_PER_S = 4
-REACTIONS = ("P1 612 ms, best 401, record 388", "P2 1234 ms, best 999, record 876")
+REACTIONS = [612, 401, 388, 1234, 999, 876]
 SEED = 4_294_967_295
 
 
@@ -34,7 +34,10 @@ def words_shown(draw):
             line = [" "] * self._row_chars
             for i in range(self._row_count):
                 column = self._columns[row][i]
-                line[column : column + len(self._texts[row][i])] = self._texts[row][i]
+                text = self._texts[row][i]
+                if isinstance(text, bytes):  # a character given by its code
+                    text = text.decode()
+                line[column : column + len(text)] = text
             texts.append("".join(line))
         return original_end(self, x)
 
@@ -57,7 +60,7 @@ SCREENS = {
     "round result": (
         ROUND_RESULT_US,
         lambda r: r.round_result(
-            RoundEnd(0, 1, [12, 13], [0, 14], [14, 38]), "TIE - P1 by rule", (0, 0), REACTIONS
+            RoundEnd(0, 1, [12, 13], [0, 14], [14, 38]), b"TIE - P1 by rule", (0, 0), REACTIONS
         ),
     ),
     "game over": (

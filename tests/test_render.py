@@ -622,7 +622,7 @@ def test_a_screen_drawn_over_another_looks_as_if_drawn_on_its_own():
         lambda r: r.ready("SPIT", (True, False), (False, False)),
         lambda r: r.countdown(3),
         lambda r: r.countdown(2),
-        lambda r: r.round_result(SOME_END, "P1 by 1.52 ms"),
+        lambda r: r.round_result(SOME_END, b"P1 by 1.52 ms"),
         lambda r: r.round_result(SOME_END),
         lambda r: r.title("SLAM", 99),
         lambda r: r.self_test([5] * 16, [12] * 16, [3, 1], ("pairs 4", "tie window 90 us")),
@@ -781,12 +781,12 @@ called = [True, False]
 wins = [1, 0]
 cpus = (False, True)
 end = RoundEnd(0, 1, [3, 4], [0, 9], [20, 32])
-reactions = ["P1 612 ms, best 401, record 388"]
+reactions = [612, 401, 388, 0, 0, 0]
 screens = (
     ("title", lambda: renderer.title("SPIT", 7)),
     ("ready", lambda: renderer.ready("SPIT", called, cpus, "quick")),
     ("countdown", lambda: renderer.countdown(3)),
-    ("result", lambda: renderer.round_result(end, "P2 by 1.00 ms", cpus, reactions)),
+    ("result", lambda: renderer.round_result(end, b"P2 by 1.00 ms", cpus, reactions)),
     ("over", lambda: renderer.game_over(0, "out of cards", wins, cpus, 12)),
     ("match", lambda: renderer.match_result(0, wins, cpus, reactions, 12)),
 )
@@ -859,7 +859,7 @@ screens = (
     lambda: renderer.settings(rows, 1),
     lambda: renderer.ready("SPIT", called, cpus),
     lambda: renderer.countdown(2),
-    lambda: renderer.round_result(end, "P2 by 1.00 ms", cpus),
+    lambda: renderer.round_result(end, b"P2 by 1.00 ms", cpus),
     lambda: renderer.game_over(0, "out of cards", wins, cpus),
     lambda: renderer.match_result(0, wins, cpus),
     lambda: renderer.error("no display"),
@@ -909,7 +909,8 @@ bins = [0, 0, 0, 0]
 lines = ["pairs 1", ""]
 cpus = (False, True)
 end = RoundEnd(0, 1, [3, 4], [0, 9], [20, 32])
-reactions = ["P1 612 ms, best 401, record 388"]
+reactions = [612, 401, 388, 0, 0, 0]
+margin = bytearray(b"P2 by 1.00 ms")
 message = "a long message " * 12
 screens = renderer.screens
 calls = (
@@ -917,7 +918,7 @@ calls = (
     ("settings", lambda share: screens.settings(rows, 12, changes[0], share)),
     ("ready", lambda share: screens.ready("SPIT", called, cpus, "hint", share)),
     ("countdown", lambda share: screens.countdown(wins[0], share)),
-    ("result", lambda share: screens.round_result(end, "P2 by 1.00 ms", cpus, reactions, share)),
+    ("result", lambda share: screens.round_result(end, margin, cpus, reactions, share)),
     ("over", lambda share: screens.game_over(0, "out of cards", wins, cpus, 99, share)),
     ("match", lambda share: screens.match_result(0, wins, cpus, reactions, 99, share)),
     ("error", lambda share: screens.error(message, share)),
@@ -949,6 +950,8 @@ def change():  # new values in the lists the screens were given, in place
     ages[5] = 12
     bins[1] += 1
     lines[1] = "tie window 70 us" if not lines[1] else ""
+    margin[6] = 0x32 if margin[6] == 0x31 else 0x31  # P2 by 2.00 ms, and back
+    reactions[0] += 1
 
 
 for name, call in calls:
@@ -978,6 +981,7 @@ def test_every_screen_is_drawn_allocating_nothing_after_its_first_values_on_micr
     assert out["error"][3] == 0 and out["self_test"][3] == 0, "only new values allocate"
     for name in ("settings", "ready", "countdown", "self_test"):  # drawn in place
         assert 0 < out[name][5] <= out[name][2], name
+    assert out["result"][5] > 0 and out["match"][5] > 0, "changed in place: drawn again"
 
 
 SPREAD_PLAY = (
@@ -1070,7 +1074,7 @@ shot("ready")
 renderer.countdown(2)
 shot("countdown")
 end = RoundEnd(1, 0, [9, 14], [7, 0], [30, 22])
-renderer.round_result(end, "TIE - P1 by rule", (False, False))
+renderer.round_result(end, b"TIE - P1 by rule", (False, False))
 shot("round")
 renderer.game_over(0, "out of cards", (1, 0))
 shot("game over")
@@ -1144,11 +1148,11 @@ def golden_scenes():
         ),
         "countdown": lambda r: r.countdown(3),
         "round_result": lambda r: r.round_result(
-            end, "P2 by 0.31 ms", (False, True), ("P1 reacts in 612 ms, best 401 ms",)
+            end, b"P2 by 0.31 ms", (False, True), [612, 401, 388, 0, 0, 0]
         ),
         "game_over": lambda r: r.game_over(1, "out of cards", (1, 1), (False, True), 1234),
         "match_result": lambda r: r.match_result(
-            0, (2, 1), (False, False), ("P1 612 ms, best 401, record 388", "P2 701 ms"), 1234
+            0, (2, 1), (False, False), [612, 401, 388, 701, 701, 650], 1234
         ),
         "error": lambda r: r.error("MemoryError: memory allocation failed, allocating 4096 bytes"),
         "self_test": lambda r: r.self_test(
@@ -1294,7 +1298,7 @@ def test_new_values_or_another_screen_supersede_what_was_pending():
         lambda r: r.countdown(3),
         lambda r: r.countdown(2),
         lambda r: r.play(game, controls),
-        lambda r: r.round_result(SOME_END, "P1 by 1.52 ms"),
+        lambda r: r.round_result(SOME_END, b"P1 by 1.52 ms"),
         lambda r: r.self_test([5] * 16, [12] * 16, [3, 1], ("pairs 4",)),
         lambda r: r.self_test([6] + [5] * 15, [1] * 16, [3, 2], ()),
         lambda r: r.error("short"),
@@ -1339,7 +1343,7 @@ for _ in range(2):
     draw("title", lambda: renderer.title("SPIT", 1234))
     draw("ready", lambda: renderer.ready("SPIT", (False, True), (False, True), "quick play"))
     draw("countdown", lambda: renderer.countdown(3))
-    draw("round_result", lambda: renderer.round_result(end, "P2 by 0.31 ms", (False, True)))
+    draw("round_result", lambda: renderer.round_result(end, b"P2 by 0.31 ms", (False, True)))
     draw("match_result", lambda: renderer.match_result(0, [2, 1], (False, True), (), 1234))
 """
 )

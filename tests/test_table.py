@@ -7,7 +7,6 @@ from positions import position
 from spit import keys
 from spit.controls import PLAYED, Controls
 from spit.cpu import LEVEL_NAMES, Cpu
-from spit.match import Match
 from spit.options import Options
 from spit.rules import (
     PHASE_DEALING,
@@ -21,7 +20,7 @@ from spit.rules import (
     play,
     slap,
 )
-from spit.session import Session
+from spit.session import Match, Session
 from spit.table import Table
 
 # A whole CPU-against-CPU game through the session, in simulated time; prints a digest.

@@ -1,10 +1,13 @@
 """ILI9341 and ST7789 320x240 SPI panels, in landscape.
 
-Constructor: ``Display(bus, rst, panel="ili9341", rotation=0, sleep_ms=None)`` takes a
-bus (below: the pins', the registers' or DMA's; ``hardware_setup`` picks it) and the RST
-line as a callable ``Pin``. ``rotation`` is 0, or 180 for a panel mounted upside down.
-``sleep_ms`` waits between init steps (``time.sleep_ms`` unless given). The constructor
-resets the panel, sets it up, clears it to black and turns it on.
+Constructor: ``Display(bus, rst, panel="ili9341", rotation=0, sleep_ms=None, start=True)``
+takes a bus (below: the pins', the registers' or DMA's; ``hardware_setup`` picks it) and
+the RST line as a callable ``Pin``. ``rotation`` is 0, or 180 for a panel mounted upside
+down. ``sleep_ms`` waits between init steps (``time.sleep_ms`` unless given). The
+constructor resets the panel and, with ``start``, calls ``start()``: once the panel has
+woken from the reset (120 ms), it sets it up, clears it and turns it on. The device
+starts it later itself, and builds its other parts while the panel wakes; a ``fill``
+asked for meanwhile is the colour ``start`` clears to (black unless one was).
 
 Methods: ``show(x, y, w, h, buf)`` sends a window of RGB565 pixels: ``buf`` is exactly
 ``w * h * 2`` bytes as ``framebuf.FrameBuffer(buf, w, h, framebuf.RGB565)`` wrote them,
@@ -95,6 +98,7 @@ _ORDER = const(0)
 _COLUMNS = const(1)
 _ROWS = const(2)
 _UNKNOWN = const(-1)
+_WAKE_MS = const(121)  # from a reset to sleep out: 120 ms, and a hair
 
 _DMA = const(4)  # the DMA channel's slot in ``drivers.window_viper``'s ``registers``
 
@@ -121,6 +125,18 @@ def _sent(transfer):
     return True
 
 
+try:
+    from time import ticks_diff as _ticks_diff
+    from time import ticks_ms as _ticks_ms
+except ImportError:  # CPython: the waits are all the time there is
+
+    def _ticks_ms():
+        return 0
+
+    def _ticks_diff(end, start):
+        return end - start
+
+
 def _system_sleep_ms():
     import time
 
@@ -134,7 +150,7 @@ class Display:
     width = _WIDTH
     height = _HEIGHT
 
-    def __init__(self, bus, rst, panel="ili9341", rotation=0, sleep_ms=None):
+    def __init__(self, bus, rst, panel="ili9341", rotation=0, sleep_ms=None, start=True):
         if panel not in _PANELS:
             raise ValueError("panel is 'ili9341' or 'st7789'")
         if rotation not in (0, 180):
@@ -151,7 +167,23 @@ class Display:
             order ^= _MX | _MY
         self._upright = order
         self._turned = order ^ (_MX | _MY)
-        self._init(rst, invert, power, sleep_ms or _system_sleep_ms())
+        self._invert = invert
+        self._power = power
+        self._sleep_ms = sleep_ms or _system_sleep_ms()
+        # A hardware reset (a low pulse of at least 10 us) does all a software one would.
+        # Sleep out may follow it only after 120 ms (the reset may have found the panel
+        # awake), and other commands 5 ms after sleep out. Each wait has a margin: sleep_ms
+        # can end a hair early.
+        rst(0)
+        self._sleep_ms(1)
+        rst(1)
+        # Where the clock runs (MicroPython), the time the panel has had to wake counts;
+        # elsewhere it is all waited, as a simulated panel counts only the waits.
+        self._reset_at = _ticks_ms()
+        self._started = False
+        self._first_colour = 0  # what ``start`` clears to
+        if start:
+            self.start()
 
     def busy(self):
         """True while pixels sent in the background are still going out."""
@@ -166,26 +198,23 @@ class Display:
                 pass
             self.sending = False
 
-    def _init(self, rst, invert, power, wait):
-        # A hardware reset (a low pulse of at least 10 us) does all a software one would.
-        # Sleep out may follow it only after 120 ms (the reset may have found the panel
-        # awake), and other commands 5 ms after sleep out. Each wait has a margin: sleep_ms
-        # can end a hair early.
-        rst(0)
-        wait(1)
-        rst(1)
-        wait(121)
+    def start(self):
+        """Once the panel has woken from its reset: set it up, clear it, turn it on."""
+        left = _WAKE_MS - _ticks_diff(_ticks_ms(), self._reset_at)
+        if left > 0:
+            self._sleep_ms(left)
         self._command(_SLPOUT)
-        wait(6)
+        self._sleep_ms(6)
         self._command(_COLMOD, bytes((_COLMOD_16BIT,)))
-        for command, params in power:
+        for command, params in self._power:
             self._command(command, params)
-        if invert:
+        if self._invert:
             self._command(_INVON)
         self._command(_NORON)
         # Clear before the glass turns on, so the memory's power-on noise never shows.
         # (The clear's window sets the address order.)
-        self.fill(0)
+        self._started = True
+        self.fill(self._first_colour)
         self._command(_DISPON)
 
     def _command(self, command, params=b""):
@@ -221,6 +250,9 @@ class Display:
         self.sending = self.in_background
 
     def fill(self, colour):
+        if not self._started:
+            self._first_colour = colour  # the panel sleeps: ``start`` clears to it
+            return
         self.fill_rows(colour, 0, _HEIGHT)
 
     def fill_rows(self, colour, y, h):

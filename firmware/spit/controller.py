@@ -62,7 +62,7 @@ from micropython import const
 
 from spit import keys, screens
 from spit.arbiter import Arbiter
-from spit.controls import EVENT_NAMES, LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
+from spit.controls import BANNER_MAX, EVENT_NAMES, LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
 from spit.options import CHOICES, Options
 from spit.pace import ANSWER, DRAW, REGION, TAKE, Pace
 from spit.reactions import Reactions
@@ -98,6 +98,7 @@ _SOUND_VALUES = ("on", "off")
 # Each pair of flags, made once (who is ready, which seats the CPU plays).
 _PAIRS = ((False, False), (True, False), (False, True), (True, True))
 _BOTH_CPUS = (True, True)  # attract mode's seats
+_NO_WINS = (0, 0)
 # Quick play taught where the players wait: its button alone plays a card.
 _QUICK_HINT = "quick play: C alone plays a 1-pile card"
 _HINT_CHARS = const(40)  # the ready screen's hint line, across the screen
@@ -173,7 +174,7 @@ class Controller:
         self._cpus = (False, False)  # which seats of the match the CPU plays
         self.reactions = Reactions(saved)
         self._timed = True  # a seat of the match is a person's: reactions are timed
-        self._reaction_lines, self._margin = (), ""  # made when a round ends
+        self._margin = bytearray(BANNER_MAX)  # the round's margin banner, at its end
         # The settings' rows, made once (``settings_rows``), and how often a value changed.
         names = [name for name, _ in CHOICES] + list(_SEAT_ROWS) + [_SOUND_ROW]
         self._settings_rows, self._changes = [[name, ""] for name in names], 0
@@ -342,7 +343,6 @@ class Controller:
         self._cpus = _PAIRS[cpu]
         self.reactions.people = _PAIRS[3 - cpu]
         self._timed = cpu != 3
-        self._reaction_lines = ()
         self._reading = False
         self.session = None
         self._enter(MATCH, now)
@@ -523,9 +523,8 @@ class Controller:
         and collecting."""
         self._reading = self.session.table.game.phase != PHASE_OVER
         self._reading_since = self._now
-        self._reaction_lines = self.reactions.lines()
-        self._margin = self.session.table.controls.contest.text()
-        self.reactions.save_into(self.saved)
+        self.reactions.sum_up()
+        self.session.table.controls.contest.banner_into(self._margin)
         self._break_due = True
         self._break_at = self._now
         self._undrawn = True
@@ -554,11 +553,12 @@ class Controller:
     def _game_over(self, game, match):
         saved = self.saved
         winner = match.winner()
+        wins = match.wins
         if winner >= 0:
             saved.matches[winner] += 1
-            saved.games = [0, 0]
-        else:
-            saved.games = list(match.wins)
+            wins = _NO_WINS  # a new match next
+        saved.games[0] = wins[0]  # in place: the end of a game allocates nothing
+        saved.games[1] = wins[1]
         self.sound("game", self._now)
         self.on_game_over(game, match)
 
@@ -717,12 +717,12 @@ class Controller:
 
     def _draw_round_result(self, table, share):
         self.renderer.screens.round_result(
-            table.game.last_round, self._margin, self._cpus, self._reaction_lines, share
+            table.game.last_round, self._margin, self._cpus, self.reactions.figures, share
         )
 
     def _draw_match_result(self, match, share):
         self.renderer.screens.match_result(
-            match.winner(), match.wins, self._cpus, self._reaction_lines, match.seed, share
+            match.winner(), match.wins, self._cpus, self.reactions.figures, match.seed, share
         )
 
     def _draw_game_over(self, session, share):

@@ -141,6 +141,12 @@ class Contest:
         self.unsettled = False
         self._notes += 1
 
+    def banner_into(self, out):
+        """The banner's characters into ``out`` (a bytearray), zeros after them."""
+        self.settle()
+        for i in range(len(out)):
+            out[i] = self.banner[i] if i < self.banner_len else 0
+
     def text(self):
         """What the margin banner says, ``P2 by 0.31 ms`` or ``TIE - P1 by rule``, as a
         string: made once for each outcome (the round result's screen asks every pass)."""

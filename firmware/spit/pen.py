@@ -145,7 +145,7 @@ class Pen:
         self._row_piece = None
         self._message_bits = None  # the message row's text laid out (``lay_out``)
         self._message_fb = None
-        self._glyphs = ()  # ``CODED``'s characters, one bytes each, by code less 32
+        self.glyphs = ()  # ``CODED``'s characters, one bytes each, by code less 32
         self._message_x = 0
         self._message_key = 0
         self._message_palette = None
@@ -168,7 +168,7 @@ class Pen:
         glyphs = [None] * 95
         for i in range(len(CODED)):
             glyphs[CODED[i] - 32] = CODED[i : i + 1]
-        self._glyphs = glyphs
+        self.glyphs = glyphs
 
     # -- made once ----------------------------------------------------------------
 
@@ -345,7 +345,7 @@ class Pen:
         """``lay_out`` for a text of ``count`` characters given by their codes (bytes), each
         one of ``CODED``."""
         self._message_bits[:] = _NO_BITS
-        glyphs = self._glyphs
+        glyphs = self.glyphs
         while count:
             count -= 1
             self._message_fb.text(glyphs[codes[count] - 32], 8 * count, 0, 1)

@@ -12,8 +12,8 @@ player was looking elsewhere): neither is recorded.
 Each player has two records: this session's and their personal one, loaded from
 the save data and handed back with ``save_into``. A record keeps the best time and
 the last ``RECENT`` times in a fixed ring, so the median needs no list that grows
-with the games played: it sorts at most ``RECENT`` numbers, and only when asked
-(between rounds), never per press.
+with the games played: it sorts at most ``RECENT`` numbers in a list made once, and only
+at a round's end (``sum_up``), never per press.
 
 >>> from spit.savedata import SaveData
 >>> reactions = Reactions(SaveData())
@@ -21,6 +21,8 @@ with the games played: it sorts at most ``RECENT`` numbers, and only when asked
 450
 >>> reactions.session[0].best_ms, reactions.personal[0].median_ms()
 (450, 450)
+>>> reactions.sum_up()[:3]
+[450, 450, 450]
 """
 
 from array import array
@@ -30,6 +32,8 @@ from spit.savedata import REACTION_MAX_MS, RECENT, is_reaction
 from spit.ticks import ticks_diff
 
 _EXPIRED_US = REACTION_MAX_MS * 1000
+_SORTED = [0] * RECENT  # a ring's times sorted for its median, above them room unused
+_UNUSED = 0xFFFF  # sorts after every time
 
 
 class Record:
@@ -60,7 +64,11 @@ class Record:
         """The median of the kept times (the lower middle of an even count), 0 if none."""
         if not self.count:
             return 0
-        return sorted(self._ring[i] for i in range(self.count))[(self.count - 1) // 2]
+        times = _SORTED
+        for i in range(RECENT):
+            times[i] = self._ring[i] if i < self.count else _UNUSED
+        times.sort()
+        return times[(self.count - 1) // 2]
 
 
 class Reactions:
@@ -73,6 +81,7 @@ class Reactions:
         self.people = people
         self.session = [Record(), Record()]
         self.personal = [Record(saved.best_ms[p], saved.recent_ms[p]) for p in (0, 1)]
+        self.figures = [0] * 6  # what ``sum_up`` found
         self._since = [0, 0]  # when each running clock started (ticks_us)
         self._running = [False, False]
 
@@ -122,21 +131,16 @@ class Reactions:
         self.personal[player].add(ms)
         return ms
 
-    def lines(self):
-        """A line per person, as a tuple: ``P1 612 ms, best 401, record 388`` (the
-        session's median and best, the personal record), or that none was timed yet."""
-        lines = []
+    def sum_up(self):
+        """Each player's session median, session best and personal record (ms; the
+        median 0 while none is timed), as ``figures``, a list made once: at a round's end,
+        for the screens, which say them for the seats people play."""
+        figures = self.figures
         for player in (0, 1):
-            session = self.session[player]
-            if not self.people[player]:
-                continue
-            if not session.count:
-                lines.append("P%d: no reaction timed yet" % (player + 1))
-                continue
-            best = self.personal[player].best_ms
-            line = "P%d %d ms, best %d, record %d"
-            lines.append(line % (player + 1, session.median_ms(), session.best_ms, best))
-        return tuple(lines)
+            figures[3 * player] = self.session[player].median_ms()
+            figures[3 * player + 1] = self.session[player].best_ms
+            figures[3 * player + 2] = self.personal[player].best_ms
+        return figures
 
     def save_into(self, saved):
         """Hand the personal records back to the ``SaveData`` before it is written."""

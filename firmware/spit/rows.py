@@ -190,6 +190,15 @@ class Rows:
         self._row_count = i + 1
         self._row_chars += len(text)
 
+    def put_codes(self, codes):
+        """A text given by its characters' codes (``codes``, up to a zero), a character a
+        piece: the pen's ``glyphs``."""
+        glyphs = self.pen.glyphs
+        i = 0
+        while i < len(codes) and codes[i]:
+            self.put(glyphs[codes[i] - 32])
+            i += 1
+
     def put_number(self, n):
         """``n`` (0 or more), a digit a piece."""
         place = 1

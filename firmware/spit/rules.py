@@ -131,15 +131,16 @@ class Outcome:
         return "Outcome(%d, %r)" % (self.winner, self.reason)
 
 
-class RoundEnd:
-    """What the last round ended with, for the round result screen.
+# Every way a game ends, by why and who won, made once: a game's end allocates nothing.
+_ENDS = {why: (Outcome(0, why), Outcome(1, why)) for why in (OUT_OF_CARDS, LOWEST_SCORE)}
 
-    ``cleared`` is the player who played out their stock (-1 after a stall),
-    ``slapper`` the player whose slap decided the piles (-1 if none was needed),
-    ``took`` the middle cards each player took, ``left`` the stock and pack cards
-    each still held when the round ended (the points of ``score=points``), and
-    ``held`` what each holds for the next round.
-    """
+
+class RoundEnd:
+    """What the last round ended with, for the round result screen: ``cleared``, the
+    player who played out their stock (-1 after a stall); ``slapper``, whose slap decided
+    the piles (-1 if none was needed); ``took``, the middle cards each player took;
+    ``left``, the stock and pack cards each still held when the round ended (the points
+    of ``score=points``); ``held``, what each holds for the next round."""
 
     def __init__(self, cleared, slapper, took, left, held):
         self.cleared = cleared
@@ -178,9 +179,8 @@ class Game:
 
     ``apply()`` deals the next round as soon as one ends, unless ``deals_later`` is
     set: then the game waits in ``PHASE_DEALING`` until ``deal()`` is called (after
-    ``shuffle()``, or not). The device sets it, so that a slap, the shuffles and the
-    layout (a millisecond or so each on the Pico) go in passes of their own; the
-    shuffles and the game are the same.
+    ``shuffle()``, or not; the same shuffles). The device sets it, so that a slap, the
+    shuffles and the layout (about 1 ms each on the Pico) go in passes of their own.
     """
 
     def __init__(self, seed, options=None, hands=None):
@@ -730,10 +730,10 @@ class Game:
             low, high = min(points[0], points[1]), max(points[0], points[1])
             if out >= 0 or (high >= _POINTS_TO_END and low != high):
                 if low != high:
-                    return Outcome(points.index(low), LOWEST_SCORE)
-                return Outcome(out, OUT_OF_CARDS)
+                    return _ENDS[LOWEST_SCORE][points.index(low)]
+                return _ENDS[OUT_OF_CARDS][out]
             return None
-        return Outcome(out, OUT_OF_CARDS) if out >= 0 else None
+        return _ENDS[OUT_OF_CARDS][out] if out >= 0 else None
 
     def _start_round(self, hands):
         plan = self._plan

@@ -1,6 +1,9 @@
 """Games one after another at the device: the match, each game's table, the pause
 after a game, and who plays each seat (a person, or the CPU at a level).
 
+A match counts the games won per seat, best of three or a single game (option
+``match``); seats are kept from game to game.
+
 The main loop hands every debounced press to ``touch(button, t)`` and calls
 ``run(now)`` on every pass, on the device and in the simulator alike.
 """
@@ -9,8 +12,8 @@ from micropython import const
 
 from spit.arbiter import Arbiter
 from spit.cpu import Cpu
-from spit.match import Match
-from spit.rules import PHASE_OVER
+from spit.rng import derive
+from spit.rules import PHASE_OVER, Game
 from spit.table import Table
 from spit.ticks import ticks_diff
 
@@ -18,6 +21,45 @@ from spit.ticks import ticks_diff
 # laid out: long enough to read them (README, "Screens that leave by themselves").
 NEXT_GAME_US = const(5_000_000)
 NEXT_MATCH_US = const(8_000_000)
+_SEED_SALT = const(0x3A7C)  # a match's games' seeds
+
+
+class Match:
+    """Constructor: ``Match(options, seed, wins=None)``; ``wins`` resumes a saved tally,
+    copied: the device writes the saved one in place at each game's end.
+
+    >>> from spit.options import Options
+    >>> from spit.rules import Outcome
+    >>> match = Match(Options(), 5)
+    >>> match.record(Outcome(1, "out of cards")); match.winner()
+    -1
+    """
+
+    def __init__(self, options, seed, wins=None):
+        self.options = options
+        self.seed = seed
+        self.wins = [0, 0] if wins is None else list(wins)
+
+    def games_to_win(self):
+        return 2 if self.options.match == "bo3" else 1
+
+    def games_played(self):
+        return self.wins[0] + self.wins[1]
+
+    def new_game(self):
+        """The next game, its seed drawn from the match seed and the games played."""
+        seed = derive(self.seed, _SEED_SALT + self.games_played()).next()
+        return Game(seed, self.options)
+
+    def record(self, outcome):
+        self.wins[outcome.winner] += 1
+
+    def winner(self):
+        """The seat that has won the match, or -1 while it goes on."""
+        for seat in (0, 1):
+            if self.wins[seat] >= self.games_to_win():
+                return seat
+        return -1
 
 
 class Session:
@@ -67,14 +109,15 @@ class Session:
             if self.on_game_over is not None:
                 self.on_game_over(game, self.match)
         elif ticks_diff(now, self._over_at) >= self._shown_us():
-            if self.match.winner() >= 0:
-                self.match = Match(self.match.options, game.seed)
             self._new_game()
 
     def _shown_us(self):
         return NEXT_MATCH_US if self.match.winner() >= 0 else NEXT_GAME_US
 
     def _new_game(self):
+        """The match's next game laid out, or the next match's first once it is won."""
+        if self.match.winner() >= 0:
+            self.match = Match(self.match.options, self.table.game.seed)
         game = self.match.new_game()
         cpus = tuple(
             None if level is None else Cpu(seat, level, game.seed)

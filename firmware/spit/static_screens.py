@@ -71,9 +71,11 @@ _CLEARED = (
 _SLAPPED = ("P1 slapped first", "P1 CPU slapped first", "P2 slapped first", "P2 CPU slapped first")
 _WINS = ("P1 WINS", "P2 WINS")
 _SHOWN = const(5)  # the most values a screen shows
-# Room for the items of a list value copied, by the value's place: the settings' rows or
-# the self-test's counts; its ages; its bins, the games; the lines, the seats.
-_ROOM = (16, 16, 16, 4, 2)
+# The values whose items are copied, and room for them, by the value's place: the
+# settings' rows or the self-test's counts; its ages or a margin's codes; its bins or the
+# games; the reaction times or its lines; the seats.
+_COPIED = (list, bytearray)
+_ROOM = (16, 20, 16, 6, 2)
 _SETTINGS_X = const(48)
 
 
@@ -141,6 +143,7 @@ class StaticScreens(Rows):
         self.big_size(2, 2, 6)
         self.big_size(6, 2, 6)
         self.big_size(len(_WINS[0]), 3)
+
     # -- the screens ----------------------------------------------------------
 
     # Each screen puts its values in a list made once and draws from a call of its own,
@@ -180,10 +183,11 @@ class StaticScreens(Rows):
         self._share = share
         self._show(screens.COUNTDOWN)
 
-    def round_result(self, end, margin="", cpu_seats=(False, False), reactions=(), share=None):
+    def round_result(self, end, margin=b"", cpu_seats=(False, False), reactions=(), share=None):
         """After a round: ``end`` is the ``rules.RoundEnd`` (who cleared, who slapped,
         the cards each took from the middle and holds now); ``margin`` the slap's
-        banner text; ``reactions`` a line per person on their reaction times."""
+        banner (its characters' codes, up to a zero: ``Contest.banner_into``);
+        ``reactions`` the reaction times (``Reactions.sum_up``), said for each person."""
         self._values[0] = end
         self._values[1] = margin
         self._values[2] = cpu_seats
@@ -205,8 +209,8 @@ class StaticScreens(Rows):
     def match_result(
         self, winner, games, cpu_seats=(False, False), reactions=(), seed=-1, share=None
     ):
-        """The match won: the winner, the games score, a line per person on their
-        reaction times, and the match's seed."""
+        """The match won: the winner, the games score, the reaction times (as for
+        ``round_result``), and the match's seed."""
         self._values[0] = winner
         self._values[1] = games
         self._values[2] = cpu_seats
@@ -295,7 +299,7 @@ class StaticScreens(Rows):
             if shown[i] is value:
                 if listed[i] and _keep(self._copies[i], value, self.lengths, i):
                     changed = True
-            elif isinstance(value, list):
+            elif isinstance(value, _COPIED):
                 if _keep(self._copies[i], value, self.lengths, i) or not listed[i]:
                     changed = True
                 listed[i] = 1
@@ -539,7 +543,9 @@ def _round_result_row(screens, k):
     elif after < 0:
         screens.plain_row(2, _SLAPPED[end.slapper * 2 + _seat(end.slapper, cpus)])
     elif after == 0:
-        screens.plain_row(k, margin)
+        screens.begin(-1, HALF_Y + 4 + k * ROW_PITCH, WHITE)
+        screens.put_codes(margin)
+        screens.end()
     elif after < 3:
         player = after - 1
         screens.begin(-1, HALF_Y + 4 + k * ROW_PITCH, WHITE)
@@ -555,11 +561,38 @@ def _round_result_row(screens, k):
 
 
 def _reaction_row(screens, i, n, place):
-    """Reaction line ``n`` of the value ``i``, on row ``place``; False past the last."""
-    if n >= len(screens.shown[i]):
+    """Reaction line ``n`` of the value ``i``, on row ``place``: ``P1 612 ms, best 401,
+    record 388`` (the session's median and best, the personal record), or that none
+    was timed yet; False past the last."""
+    player = _timed_player(screens, i, n)
+    if player < 0:
         return False
-    screens.plain_row(place, screens.shown[i][n])
+    figures = screens.shown[i]
+    screens.begin(-1, HALF_Y + 4 + place * ROW_PITCH, WHITE)
+    screens.put(_SEAT_NAMES[2 * player])
+    if figures[3 * player]:
+        screens.put(" ")
+        screens.put_number(figures[3 * player])
+        screens.put(" ms, best ")
+        screens.put_number(figures[3 * player + 1])
+        screens.put(", record ")
+        screens.put_number(figures[3 * player + 2])
+    else:
+        screens.put(": no reaction timed yet")
+    screens.end()
     return True
+
+
+def _timed_player(screens, i, n):
+    """The ``n``th seat a person plays, if the value ``i`` has reaction times; else -1."""
+    if not screens.shown[i]:
+        return -1
+    cpus = screens.shown[2]
+    if not cpus[0]:
+        if n == 0:
+            return 0
+        n -= 1
+    return 1 if n == 0 and not cpus[1] else -1
 
 
 def _game_over_row(screens, k):
@@ -585,7 +618,7 @@ def _game_over_row(screens, k):
 def _match_result_row(screens, k):
     """Who won, big, then the match, the games score, the reaction lines and the seed."""
     winner, games, cpus = screens.shown[0], screens.shown[1], screens.shown[2]
-    lines = len(screens.shown[3])
+    lines = (_timed_player(screens, 3, 0) >= 0) + (_timed_player(screens, 3, 1) >= 0)
     if k < 2:
         _wins_row(screens, k, winner)
     elif k == 2:
