@@ -14,6 +14,7 @@ class OneLineParser(argparse.ArgumentParser):
     full. ``name`` (default: ``prog``) begins the line."""
 
     def __init__(self, *args, name=None, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)  # --game is not --games
         super().__init__(*args, **kwargs)
         self.name = name or self.prog
 

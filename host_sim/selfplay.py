@@ -24,6 +24,7 @@ def parser():
     parse = argparse.ArgumentParser(
         prog="python -m host_sim.selfplay",
         description="Play CPU against CPU and print one JSON line per game and a summary.",
+        allow_abbrev=False,
     )
     parse.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     parse.add_argument("--games", type=int, default=10, help="games to play (default 10)")

@@ -8,7 +8,7 @@ simulated time and prints one JSON line per game; ``--replay`` plays a transcrip
 
     python -m host_sim [--p1 human|cpu:LEVEL] [--p2 ...] [--seed S] [rule flags]
     python -m host_sim --headless --games 3 --seed 7
-    python -m host_sim --replay transcripts/game-3.txt --speed 4
+    python -m host_sim --replay transcripts/game-3.txt --pace 4
 """
 
 import json
@@ -90,7 +90,7 @@ class Play:
                 title=HUMAN in self.seats,
             )
         self._tail = 0
-        self.pacer = Pacer(self.device, self.clock, args.speed, self._before_step)
+        self.pacer = Pacer(self.device, self.clock, args.pace, self._before_step)
 
     def _before_step(self):
         replay = self.replay
@@ -120,7 +120,7 @@ class Play:
             elif replay.done:
                 lines.append("replay finished")
         if self.pacer.speed != 1:
-            lines.append("speed x%g" % self.pacer.speed)
+            lines.append("pace x%g" % self.pacer.speed)
         return lines
 
 

@@ -1,4 +1,4 @@
-"""The simulator's command line: seats, seed, rule options, speed, scale, modes.
+"""The simulator's command line: seats, seed, rule options, pace, scale, modes.
 
 Every error is one line naming the flag and the problem, exit status 2
 (``host_sim: error: --seed: 'x' is not a whole number``); ``--help`` is the whole usage.
@@ -53,7 +53,7 @@ def seed(text):
     return value
 
 
-def speed(text):
+def pace(text):
     try:
         value = float(text)
     except ValueError:
@@ -75,7 +75,7 @@ def parser():
     parse.add_argument("--p1", type=seat, help="player 1 (bottom): %s; default human" % seats)
     parse.add_argument("--p2", type=seat, help="player 2 (top): %s; default cpu:steady" % seats)
     parse.add_argument("--seed", type=seed, help="the first match's seed (default: drawn)")
-    parse.add_argument("--speed", type=speed, help="the device runs this many times faster")
+    parse.add_argument("--pace", type=pace, help="the device runs this many times faster")
     parse.add_argument("--scale", type=int, choices=SCALES, help="window scale (default: fits)")
     parse.add_argument("--terminal", action="store_true", help="the terminal view, not a window")
     parse.add_argument("--headless", action="store_true", help="CPU against CPU, JSON lines")
@@ -119,7 +119,7 @@ def parse_args(argv=None):
         args.p2 = args.p2 or DEFAULT_CPU
         args.games = args.games or 1
     args.p1, args.p2 = _seats(args)
-    args.speed = args.speed or 1.0
+    args.pace = args.pace or 1.0
     args.options = Options(**{name: getattr(args, name) or values[0] for name, values in CHOICES})
     return args
 

@@ -152,7 +152,7 @@ def test_holding_spit_on_the_title_opens_the_settings_and_their_rows_show():
         (["--headless", "--p1", "human"], "a human seat needs the window"),
         (["--p2", "robot"], "'robot' is not a seat"),
         (["--replay", "x.txt", "--seed", "4"], "not --seed"),
-        (["--speed", "0", "--p1", "cpu"], "must be above 0"),
+        (["--pace", "0", "--p1", "cpu"], "must be above 0"),
         (["--seed", "-1"], "a seed is from 0 to 4294967295"),
         (["--headless", "--scale", "3"], "--scale and --terminal do not apply"),
     ],
@@ -170,6 +170,7 @@ def test_every_flag_error_names_the_problem_and_exits_non_zero(argv, message, ca
         (["--seed", "x"], "host_sim: error: --seed: 'x' is not a whole number"),
         (["--scale", "4"], "host_sim: error: --scale: invalid choice: 4 (choose from 2, 3)"),
         (["--seats", "2"], "host_sim: error: unrecognized arguments: --seats 2"),
+        (["--head"], "host_sim: error: unrecognized arguments: --head"),  # no abbreviations
         (["--games", "2"], "host_sim: error: --games counts headless games: add --headless"),
     ],
 )

@@ -28,7 +28,7 @@ class TerminalView(Terminal):
     emulator shows it."""
 
     def __init__(self, *args):
-        super().__init__(python_sim("--speed", str(SPEED), *args))
+        super().__init__(python_sim("--pace", str(SPEED), *args))
         self.screen = pyte.Screen(COLUMNS, ROWS)
         self.stream = pyte.ByteStream(self.screen)
 

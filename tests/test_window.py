@@ -207,7 +207,7 @@ def test_esc_and_ctrl_c_quit(two_people):
 
 def test_a_recorded_game_replays_to_the_same_final_screen(tmp_path):
     original, path = record_short_game(tmp_path / "games")
-    player = Player(["--replay", path, "--speed", "20"], tmp_path)
+    player = Player(["--replay", path, "--pace", "20"], tmp_path)
     while not player.play.pacer.frozen:
         player.play.pacer.pass_once()
     player.window.draw()

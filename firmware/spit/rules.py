@@ -172,16 +172,17 @@ def _deal_plan(sizes):
 
 
 class Game:
-    """One game of Spit, from the deal to a player out of cards.
-
-    ``seed`` fixes the deal and every later shuffle. ``hands``, when given,
-    replaces the deal: two lists of cards in dealing order (tests use it).
+    """One game of Spit, from the deal to a player out of cards (``NAME``: its
+    transcripts'). ``seed`` fixes the deal and every later shuffle. ``hands``, when
+    given, replaces the deal: two lists of cards in dealing order (tests use it).
 
     ``apply()`` deals the next round as soon as one ends, unless ``deals_later`` is
     set: then the game waits in ``PHASE_DEALING`` until ``deal()`` is called (after
     ``shuffle()``, or not; the same shuffles). The device sets it, so that a slap, the
     shuffles and the layout (about 1 ms each on the Pico) go in passes of their own.
     """
+
+    NAME = "spit"
 
     def __init__(self, seed, options=None, hands=None):
         self.seed = seed
@@ -220,8 +221,7 @@ class Game:
         self._slapper = -1
         self.shuffled = False  # ``shuffle()`` is done, for ``deal()`` to lay out
         self._shuffling = 0  # the player whose cards ``shuffle()`` shuffles next (2: the room)
-        # Who can play (bit p: player p) and whether nobody can move, worked out at
-        # the history length ``_known_at`` (``_know``).
+        # Who can play (bit p: player p), and whether nobody can move, at ``_known_at``.
         self._playable = 0
         self._stuck = False
         self._known_at = -1

@@ -16,6 +16,9 @@ as ``a`` (player 1's, the only one in a one-pile round) and ``b``:
     2c1c4    player 2 moves the top of C1 onto C4 (a gap, or a same-rank top)
     2!b      player 2 slaps pile b
 
+A Speed game (``spit.speed``) is written the same way under ``speed-transcript 1``,
+without an options line, in Speed's words (``F``, ``1c3a``, ``2*``).
+
 A word may end in ``@`` and the press time in microseconds (``ticks_us``),
 as the device logs them; replay ignores the times. Lines starting with ``#``
 are comments. A transcript is text of at most ``Transcript.MAX_BYTES``;
@@ -25,13 +28,16 @@ are comments. A transcript is text of at most ``Transcript.MAX_BYTES``;
 '2c1c4'
 """
 
+from spit import speed
 from spit.options import OptionError, Options
 from spit.rules import MOVE, PLAY, SLAP, SPIT_ACTION, Game, move, play, slap
 
 MAGIC = "spit-transcript 1"
+SPEED_MAGIC = "speed-transcript 1"
 _PILES = "ab"
 _WORDS_PER_LINE = 16
 _ACTIONS = "S, 1c3a (play), 1c1c4 (move) or 1!a (slap)"
+_SPEED_ACTIONS = "F (flip), 1c3a (play) or 1* (the call)"
 
 
 class TranscriptError(ValueError):
@@ -39,24 +45,26 @@ class TranscriptError(ValueError):
 
 
 class Transcript:
-    """Seed, options, actions and (optionally) each action's press time."""
+    """Seed, options, actions and (optionally) each action's press time, of a game of
+    ``game``: ``"spit"`` or ``"speed"`` (whose options are None)."""
 
     # The device keeps a game's transcript only up to 64 KiB (the longest of 200
     # self-play games was 21 KiB): a file far beyond that is no transcript, and the
     # simulator refuses it before reading it.
     MAX_BYTES = 1 << 20
 
-    def __init__(self, seed, options, actions, times=None):
+    def __init__(self, seed, options, actions, times=None, game=Game.NAME):
         self.seed = seed
         self.options = options
         self.actions = actions
         self.times = times
+        self.game = game
 
     @staticmethod
     def of(game):
         """The transcript of a dealt game (one built with ``hands=`` replays a
         different deal: its hands are not part of a transcript)."""
-        return Transcript(game.seed, game.options, list(game.history))
+        return Transcript(game.seed, game.options, list(game.history), game=game.NAME)
 
     def text(self):
         return "".join(self.lines())
@@ -65,12 +73,15 @@ class Transcript:
         """The text a line at a time, each with its newline: the device writes a long
         game's transcript without making the whole text, for which its heap may hold
         no block (a game of 300 actions is about 4 KB)."""
-        yield MAGIC + "\n"
+        spit = self.game == Game.NAME
+        yield (MAGIC if spit else SPEED_MAGIC) + "\n"
         yield "seed %d\n" % self.seed
-        yield "options " + self.options.text() + "\n"
+        if spit:
+            yield "options " + self.options.text() + "\n"
+        word_of = action_word if spit else speed.action_word
         words = []
         for i, action in enumerate(self.actions):
-            word = action_word(action)
+            word = word_of(action)
             if self.times is not None:
                 word += "@%d" % self.times[i]
             words.append(word)
@@ -93,13 +104,14 @@ class Transcript:
         if not lines:
             raise TranscriptError("nothing but blank lines and comments: expected %r" % MAGIC)
         number, line = lines[0]
-        if line != MAGIC:
+        if line not in (MAGIC, SPEED_MAGIC):
             raise TranscriptError("line %d: expected %r, not a transcript" % (number, MAGIC))
+        game = Game.NAME if line == MAGIC else speed.Game.NAME
         for number, line in lines[1:]:
             where = "line %d" % number
             if line.startswith("seed "):
                 seed = _whole_number(line[5:].strip(), where, "a seed")
-            elif line.startswith("options "):
+            elif line.startswith("options ") and game == Game.NAME:
                 try:
                     options = Options.parse(line[8:])
                 except OptionError as error:
@@ -107,12 +119,15 @@ class Transcript:
             else:
                 for word in line.split():
                     at = "%s, word %d (%s)" % (where, len(actions) + 1, word)
-                    action, time = _parse_word(word, at)
+                    action, time = _parse_word(word, at, game)
                     actions.append(action)
                     times.append(time)
-        if seed is None or options is None:
-            raise TranscriptError("a transcript needs a seed line and an options line")
-        return Transcript(seed, options, actions, times if None not in times else None)
+        if seed is None:
+            raise TranscriptError("a transcript needs a seed line")
+        if options is None and game == Game.NAME:
+            raise TranscriptError("a Spit transcript needs an options line")
+        times = times if None not in times else None
+        return Transcript(seed, options, actions, times, game)
 
     @staticmethod
     def check_size(size):
@@ -125,7 +140,8 @@ class Transcript:
 
     def replay(self, upto=None):
         """The game after the first ``upto`` actions (all by default)."""
-        game = Game(self.seed, self.options)
+        spit = self.game == Game.NAME
+        game = Game(self.seed, self.options) if spit else speed.Game(self.seed)
         for action in self.actions[:upto]:
             game.apply(action)
         return game
@@ -192,13 +208,14 @@ def _content_lines(text):
     return kept
 
 
-def _parse_word(word, where):
-    """``(action, press time or None)`` of one word such as ``1c3a@93812``."""
+def _parse_word(word, where, game):
+    """``(action, press time or None)`` of one word of ``game`` such as ``1c3a@93812``."""
     name, at, time = word.partition("@")
     try:
-        action = parse_action_word(name)
-    except TranscriptError:
-        raise TranscriptError("%s: expected an action: %s" % (where, _ACTIONS)) from None
+        action = parse_action_word(name) if game == Game.NAME else speed.parse_action_word(name)
+    except ValueError:
+        actions = _ACTIONS if game == Game.NAME else _SPEED_ACTIONS
+        raise TranscriptError("%s: expected an action: %s" % (where, actions)) from None
     if not at:
         return action, None
     if not time:

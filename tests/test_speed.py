@@ -1,0 +1,195 @@
+"""Speed's rules (SPEC 13) on built positions, and a random game's cards conserved."""
+
+import contextlib
+import io
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from spit import speed
+from spit.cards import parse_card
+from spit.rules import (
+    NO_CARD,
+    NO_FIT,
+    NO_PILE,
+    NOT_NOW,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_READY,
+    IllegalActionError,
+    InvalidActionError,
+)
+from spit.speed import CARDS_LEFT, EMPTY, FLIP_ACTION, NOT_STUCK, Game, out, play
+from spit.transcript import Transcript, TranscriptError
+
+from host_sim.micropython_vm import run
+
+
+def cards(names):
+    return [parse_card(name) for name in names.split()]
+
+
+def position(hands, tops, draws=("", ""), spares=("", ""), under=("", "")):
+    """A game in play: each hand (``-`` an empty slot), the centre piles' tops with the
+    cards ``under`` them, the draw piles and replacement stacks (last named on top)."""
+    game = Game(1)
+    game.apply(FLIP_ACTION)
+    for player in (0, 1):
+        names = hands[player].split()
+        game.hand[player][:] = [EMPTY if n == "-" else parse_card(n) for n in names]
+        game.hand[player] += [EMPTY] * (speed.HAND - len(names))
+        game.draw[player][:] = cards(draws[player])
+        game.spares[player][:] = cards(spares[player])
+        game.piles[player][:] = cards(under[player]) + cards(tops[player])
+    return game
+
+
+def refused(game, action):
+    with pytest.raises(IllegalActionError) as caught:
+        game.apply(action)
+    return caught.value.reason
+
+
+def test_the_deal_gives_each_player_five_in_hand_fifteen_to_draw_and_five_replacements():
+    game = Game(3)
+    for player in (0, 1):
+        assert EMPTY not in game.hand[player]
+        assert len(game.draw[player]) == 15 and len(game.spares[player]) == 5
+    assert game.piles == [[], []] and game.phase == PHASE_READY
+    assert sorted(
+        sum(game.hand, []) + sum(game.draw, []) + sum(game.spares, []) + game._middle
+    ) == list(range(52))
+
+
+def test_the_opening_flip_turns_the_two_middle_cards_up():
+    game = Game(3)
+    middle = list(game._middle)
+    assert refused(game, play(0, 0, 0)) == NOT_NOW
+    game.apply(FLIP_ACTION)
+    assert [game.top(0), game.top(1)] == middle and game.phase == PHASE_PLAY
+    assert game.card_count() == 52
+
+
+def test_a_card_one_rank_either_side_plays_round_the_ace_and_suits_are_never_read():
+    game = position(("AS KD 5C - -", "9H"), ("2H", "KS"))
+    game.apply(play(0, 0, 0))  # A on 2
+    game.apply(play(0, 1, 0))  # K on A
+    assert game.top(0) == parse_card("KD")
+    assert refused(game, play(0, 2, 1)) == NO_FIT  # 5 on K
+    assert refused(game, play(0, 3, 0)) == NO_CARD
+    assert refused(game, play(0, 0, 2)) == NO_PILE
+    with pytest.raises(InvalidActionError):
+        game.apply(play(0, 7, 0))
+
+
+def test_a_played_slot_is_filled_from_the_draw_pile_at_once_and_never_past_five():
+    game = position(("3S 8D 8C 8H 8S", "9H"), ("4H", "KS"), draws=("2C 6D", ""))
+    game.apply(play(0, 0, 0))
+    assert game.hand[0] == cards("6D 8D 8C 8H 8S") and game.draw[0] == cards("2C")
+
+
+def test_with_the_draw_pile_spent_the_slot_stays_empty():
+    game = position(("3S 8D", "9H"), ("4H", "KS"))
+    game.apply(play(0, 0, 0))
+    assert game.hand[0][0] == EMPTY and game.held(0) == 1
+
+
+def test_stuck_only_when_neither_player_can_play_and_then_both_flip_a_replacement():
+    game = position(("8D", "8H"), ("2H", "KS"), spares=("4C 5C", "6C 7C"))
+    assert game.is_stuck() and not game.can_play(0) and not game.can_play(1)
+    game.apply(FLIP_ACTION)
+    assert [game.top(0), game.top(1)] == cards("5C 7C")  # player 1's onto pile 0
+    assert game.can_play(0) and game.can_play(1) and not game.is_stuck()
+    assert refused(game, FLIP_ACTION) == NOT_STUCK
+
+
+def test_spent_replacements_are_the_centre_piles_under_their_tops_shuffled_into_two_stacks():
+    game = position(("8D", "8H"), ("2H", "KS"), under=("3C 4C 5C", "6C 7C"))
+    assert game.spares == [[], []]
+    count = game.card_count()
+    game.apply(FLIP_ACTION)
+    assert game.reshuffles == 1 and game.card_count() == count
+    assert game.piles[0][0] == parse_card("2H") and game.piles[1][0] == parse_card("KS")
+    middle = sorted(game.spares[0] + game.spares[1] + game.piles[0][1:] + game.piles[1][1:])
+    assert middle == sorted(cards("3C 4C 5C 6C 7C")), "the tops stay, the rest reshuffled"
+    assert [len(pile) for pile in game.piles] == [2, 2] and len(game.spares[0]) == 2
+
+
+def test_too_few_cards_under_the_tops_is_a_stall_won_by_the_player_holding_fewer():
+    game = position(("8D 8C", "8H"), ("2H", "KS"), under=("3C", ""))
+    count = game.card_count()
+    game.apply(FLIP_ACTION)
+    assert game.phase == PHASE_OVER and game.card_count() == count
+    assert (game.outcome().winner, game.outcome().reason) == (1, speed.FEWER_CARDS)
+
+
+def test_a_call_with_cards_left_is_refused_and_with_none_wins():
+    game = position(("3S", "8H 9H"), ("4H", "KS"))
+    assert refused(game, out(0)) == CARDS_LEFT
+    game.apply(play(0, 0, 0))
+    assert refused(game, out(1)) == CARDS_LEFT
+    assert not game.is_stuck(), "an empty-handed player calls: nobody flips"
+    game.apply(out(0))
+    assert (game.outcome().winner, game.outcome().reason) == (0, speed.CALLED)
+    assert refused(game, play(1, 0, 0)) == NOT_NOW
+
+
+@settings(max_examples=60)
+@given(st.integers(0, 2**31 - 1), st.randoms(use_true_random=False))
+def test_random_play_conserves_the_52_cards_and_ends(seed, chooser):
+    game = Game(seed)
+    for _ in range(2000):
+        actions = game.legal_actions()
+        if not actions:
+            break
+        game.apply(chooser.choice(actions))
+        assert game.card_count() == 52
+    assert game.phase == PHASE_OVER or game.legal_actions()
+
+
+def test_a_speed_game_written_as_a_transcript_replays_to_the_same_table():
+    game = Game(11)
+    chooser = random.Random(4)
+    while game.phase != PHASE_OVER and len(game.history) < 400:
+        game.apply(chooser.choice(game.legal_actions()))
+    text = Transcript.of(game).text()
+    assert text.startswith("speed-transcript 1\nseed 11\n") and "options" not in text
+    again = Transcript.parse(text)
+    assert again.game == "speed" and again.actions == game.history
+    replayed = again.replay()
+    assert replayed.piles == game.piles and replayed.hand == game.hand
+    assert replayed.phase == game.phase
+
+
+@pytest.mark.parametrize("word", ["F", "1c1a", "2c5b", "1*", "2*"])
+def test_speed_words_round_trip(word):
+    assert speed.action_word(speed.parse_action_word(word)) == word
+
+
+@pytest.mark.parametrize("word", ["S", "1c6a", "3c1a", "1!a", "1c1c2", "1*x"])
+def test_a_word_that_is_no_speed_action_names_its_place(word):
+    with pytest.raises(TranscriptError, match="line 3, word 1"):
+        Transcript.parse("speed-transcript 1\nseed 1\n%s\n" % word)
+
+
+_SELF_PLAY = """
+from spit.speed_selfplay import run_lines
+
+for line in run_lines(%d, %d):
+    print(line)
+"""
+
+
+def test_two_hundred_speed_games_are_the_same_on_micropython():
+    program = _SELF_PLAY % (2026, 200)
+    on_cpython = io.StringIO()
+    with contextlib.redirect_stdout(on_cpython):
+        exec(program, {})
+    lines = on_cpython.getvalue().splitlines()
+    assert run(program) == on_cpython.getvalue()
+    results = [json.loads(line) for line in lines]
+    assert len(results) == 200 and all(result["winner"] in (1, 2) for result in results)
+    assert {result["why"] for result in results} <= {speed.CALLED, speed.FEWER_CARDS}
+    assert sum(result["reshuffles"] for result in results) > 0, "replacements ran out"
