@@ -2,22 +2,27 @@
 
     python -m host_sim.selfplay --seed 7 --games 20 --p1 quick --stack on
     python -m host_sim.selfplay --seed 7 --games 20 --vm micropython
+    python -m host_sim.selfplay --game speed --games 20 --p2 lightning
 
 ``--vm micropython`` runs the very same firmware code (``spit.selfplay.run_lines``)
 inside the MicroPython virtual machine and prints what it printed; the lines are
 byte-identical to the CPython run. The rule flags are built from the firmware's
-option table, so every option the settings menu knows is a flag here too.
+option table, so every option the settings menu knows is a flag here too; they are
+Spit's, and ``--game speed`` (``spit.speed_selfplay``) takes none.
 """
 
 import argparse
 import sys
 
+from spit import speed_selfplay
 from spit.cpu import LEVEL_NAMES
+from spit.options import CHOICES
 from spit.selfplay import run_lines
 
 from host_sim.flags import add_rule_options, options_of
 
 VMS = ("cpython", "micropython")
+GAMES = ("spit", "speed")
 
 
 def parser():
@@ -26,6 +31,7 @@ def parser():
         description="Play CPU against CPU and print one JSON line per game and a summary.",
         allow_abbrev=False,
     )
+    parse.add_argument("--game", choices=GAMES, default="spit", help="spit|speed (default spit)")
     parse.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     parse.add_argument("--games", type=int, default=10, help="games to play (default 10)")
     for seat in (1, 2):
@@ -41,7 +47,14 @@ def parser():
 
 
 def vm_code(seed, games, options, levels):
-    """The MicroPython program that prints the same lines as ``run_lines``."""
+    """The MicroPython program that prints the same lines as ``run_lines`` (Speed's
+    when ``options`` is None)."""
+    if options is None:
+        return (
+            "from spit.speed_selfplay import run_lines\n"
+            "for line in run_lines(%d, %d, (%r, %r)):\n"
+            "    print(line)\n" % (seed, games, levels[0], levels[1])
+        )
     return (
         "from spit.options import Options\n"
         "from spit.selfplay import run_lines\n"
@@ -63,8 +76,16 @@ def main(argv=None):
         sys.exit("--games must be 0 or more")
     options = options_of(args)
     levels = (args.p1, args.p2)
+    if args.game == "speed":
+        given = [name for name, values in CHOICES if getattr(args, name) != values[0]]
+        if given:
+            sys.exit("--game speed takes no rule options (given: --%s)" % " --".join(given))
+        options = None
     if args.vm == "micropython":
         sys.stdout.write(run_in_vm(vm_code(args.seed, args.games, options, levels)))
+    elif options is None:
+        for line in speed_selfplay.run_lines(args.seed, args.games, levels):
+            print(line)
     else:
         for line in run_lines(args.seed, args.games, options, levels):
             print(line)

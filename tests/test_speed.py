@@ -8,7 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from spit import speed
+from spit import speed, speed_selfplay
 from spit.cards import parse_card
 from spit.rules import (
     NO_CARD,
@@ -22,6 +22,7 @@ from spit.rules import (
     InvalidActionError,
 )
 from spit.speed import CARDS_LEFT, EMPTY, FLIP_ACTION, NOT_STUCK, Game, out, play
+from spit.speed_cpu import SpeedCpu
 from spit.transcript import Transcript, TranscriptError
 
 from host_sim.micropython_vm import run
@@ -174,16 +175,70 @@ def test_a_word_that_is_no_speed_action_names_its_place(word):
         Transcript.parse("speed-transcript 1\nseed 1\n%s\n" % word)
 
 
+# -- the CPU and self-play ------------------------------------------------------------
+
+
+def test_a_careful_cpu_plays_the_card_that_leaves_it_another_and_a_careless_one_the_first():
+    game = position(("QD 5D 6C", "8H"), ("4H", "KS"))  # Q onto K opens nothing; 5 onto 4, the 6
+    cpu = SpeedCpu(0)
+    assert cpu.careful and cpu.choose(game) == play(0, 1, 0)
+    cpu.careful = False
+    assert cpu.choose(game) == play(0, 0, 1)
+
+
+def test_the_cpu_calls_for_the_flip_when_stuck_and_calls_the_game_when_out():
+    game = position(("8D", "8H"), ("2H", "KS"), spares=("4C", "6C"))
+    assert SpeedCpu(0).choose(game) == FLIP_ACTION
+    game = position(("3S", "8H"), ("4H", "KS"))
+    game.apply(play(0, 0, 0))
+    assert SpeedCpu(0).choose(game) == out(0) and SpeedCpu(1).choose(game) is None
+
+
+def test_a_cpu_keeps_its_time_for_the_same_choice_and_redraws_for_a_new_one():
+    game = position(("3S 9D", "8H"), ("4H", "KS"))
+    cpu = SpeedCpu(0, "steady", seed=5)
+    assert cpu.look(game, 0) and cpu.due >= cpu.level.floor_ms
+    due = cpu.due
+    assert not cpu.look(game, 10) and cpu.due == due
+
+
+def test_a_race_ends_with_every_card_accounted_for_and_the_caller_out():
+    race = speed_selfplay.play_game(7, ("quick", "relaxed"))
+    game = race.game
+    assert game.card_count() == 52 and game.outcome() is not None
+    winner = game.outcome().winner
+    assert game.held(winner) == 0 and game.history[-1] == out(winner)
+    assert Transcript.parse(Transcript.of(game).text()).replay().outcome().winner == winner
+
+
+def test_a_faster_level_beats_a_slower_one():
+    wins = [
+        json.loads(line)["winner"]
+        for line in speed_selfplay.run_lines(3, 40, ("quick", "relaxed"))
+    ]
+    assert wins.count(1) > 30
+
+
+def test_the_command_line_plays_speed_and_refuses_spits_rule_options(capsys):
+    from host_sim import selfplay
+
+    selfplay.main(["--game", "speed", "--games", "2", "--p1", "lightning"])
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["winner"] in (1, 2) for line in lines)
+    with pytest.raises(SystemExit, match="takes no rule options"):
+        selfplay.main(["--game", "speed", "--stack", "on"])
+
+
 _SELF_PLAY = """
 from spit.speed_selfplay import run_lines
 
-for line in run_lines(%d, %d):
+for line in run_lines(%d, %d, %r):
     print(line)
 """
 
 
 def test_two_hundred_speed_games_are_the_same_on_micropython():
-    program = _SELF_PLAY % (2026, 200)
+    program = _SELF_PLAY % (2026, 200, ("quick", "steady"))
     on_cpython = io.StringIO()
     with contextlib.redirect_stdout(on_cpython):
         exec(program, {})

@@ -95,6 +95,16 @@ LEVELS = (
 LEVEL_NAMES = tuple(level.name for level in LEVELS)
 
 
+def reaction_draw(level, rng):
+    """A reaction's length at ``level`` (ms), drawn from ``rng``: the mean plus a sum of
+    three uniform draws of +-spread (a cheap bell curve whose standard deviation is about
+    the spread), at least the floor."""
+    spread = level.spread_ms
+    width = 2 * spread + 1
+    ms = level.mean_ms - 3 * spread + rng.below(width) + rng.below(width) + rng.below(width)
+    return max(ms, level.floor_ms)
+
+
 def level_named(name):
     for level in LEVELS:
         if level.name == name:
@@ -205,12 +215,9 @@ class Cpu:
     # -- deciding -----------------------------------------------------------
 
     def reaction_ms(self):
-        """Start a new reaction: draw how long it takes and whether this look is careful.
-
-        The time is the mean plus a sum of three uniform draws of +-spread (a cheap
-        bell curve whose standard deviation is about the spread), at least the floor.
-        A reaction drawn ahead is taken first: the generator's draws come in the same
-        order either way, so a seed plays the same."""
+        """Start a new reaction: draw how long it takes (``reaction_draw``) and whether
+        this look is careful. A reaction drawn ahead is taken first: the generator's draws
+        come in the same order either way, so a seed plays the same."""
         if self._next_ms < 0:
             self._draw_next()
         ms = self._next_ms
@@ -219,13 +226,8 @@ class Cpu:
         return ms
 
     def _draw_next(self):
-        level = self.level
-        rng = self.rng
-        self._next_careful = rng.below(1000) < level.care
-        spread = level.spread_ms
-        width = 2 * spread + 1
-        ms = level.mean_ms - 3 * spread + rng.below(width) + rng.below(width) + rng.below(width)
-        self._next_ms = max(ms, level.floor_ms)
+        self._next_careful = self.rng.below(1000) < self.level.care
+        self._next_ms = reaction_draw(self.level, self.rng)
 
     def choose(self, game):
         """The action the CPU would take now, or None to wait. Draws nothing: the same
