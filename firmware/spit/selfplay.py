@@ -62,13 +62,15 @@ class Race:
     ``now`` is the game clock in ms, ``tries`` counts the actions tried and
     ``late`` those that came too late. ``stalled`` is set if neither seat has
     anything to do while the game is on (the CPUs never let that happen; it
-    ends the race rather than spinning).
+    ends the race rather than spinning). ``call`` is the action both seats must
+    make for it to happen (Spit's spit; Speed's flip, ``spit.speed_selfplay``).
     """
 
-    def __init__(self, game, cpus, cap=ACTION_CAP):
+    def __init__(self, game, cpus, cap=ACTION_CAP, call=SPIT_ACTION):
         self.game = game
         self.cpus = cpus
         self.cap = cap
+        self.call = call
         self.now = 0
         self.tries = 0
         self.late = 0
@@ -86,14 +88,15 @@ class Race:
         if game.outcome() is not None or self.capped() or self.stalled:
             return False
         first, second = self.cpus
-        if first.action == SPIT_ACTION and second.action == SPIT_ACTION:
+        call = self.call
+        if first.action == call and second.action == call:
             later = first if ticks_diff(second.due, first.due) <= 0 else second
             self.now = later.due
             self.tries += 1
-            if not game.is_legal(SPIT_ACTION):
+            if not game.is_legal(call):
                 self.stalled = True
                 return False
-            game.apply(SPIT_ACTION)
+            game.apply(call)
             first.done()
             second.done()
         else:
@@ -113,11 +116,11 @@ class Race:
         return True
 
     def _next(self):
-        """The seat whose action lands first; a spit call waits for the other seat."""
+        """The seat whose action lands first; a call waits for the other seat."""
         first, second = self.cpus
-        if first.action is None or first.action == SPIT_ACTION:
+        if first.action is None or first.action == self.call:
             first = None
-        if second.action is None or second.action == SPIT_ACTION:
+        if second.action is None or second.action == self.call:
             second = None
         if first is None or second is None:
             return first or second

@@ -20,7 +20,7 @@ True
 
 from micropython import const
 
-from spit.cards import FITS, rank
+from spit.cards import adjacent
 from spit.cpu import Level, level_named, reaction_draw
 from spit.rng import derive
 from spit.rules import PHASE_PLAY, PHASE_READY
@@ -96,9 +96,8 @@ class SpeedCpu:
 
 def _opens(hand, played, card):
     """True when another card in ``hand`` fits ``card``, the top it would make."""
-    fits = FITS[card]
     for slot in range(HAND):
         other = hand[slot]
-        if slot != played and other != EMPTY and fits >> rank(other) & 1:
+        if slot != played and other != EMPTY and adjacent(card, other):
             return True
     return False

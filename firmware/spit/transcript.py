@@ -73,12 +73,11 @@ class Transcript:
         """The text a line at a time, each with its newline: the device writes a long
         game's transcript without making the whole text, for which its heap may hold
         no block (a game of 300 actions is about 4 KB)."""
-        spit = self.game == Game.NAME
-        yield (MAGIC if spit else SPEED_MAGIC) + "\n"
+        magic, word_of, _, _ = _GAMES[self.game]
+        yield magic + "\n"
         yield "seed %d\n" % self.seed
-        if spit:
+        if self.game == Game.NAME:
             yield "options " + self.options.text() + "\n"
-        word_of = action_word if spit else speed.action_word
         words = []
         for i, action in enumerate(self.actions):
             word = word_of(action)
@@ -104,9 +103,9 @@ class Transcript:
         if not lines:
             raise TranscriptError("nothing but blank lines and comments: expected %r" % MAGIC)
         number, line = lines[0]
-        if line not in (MAGIC, SPEED_MAGIC):
+        game = _game_of(line)
+        if game is None:
             raise TranscriptError("line %d: expected %r, not a transcript" % (number, MAGIC))
-        game = Game.NAME if line == MAGIC else speed.Game.NAME
         for number, line in lines[1:]:
             where = "line %d" % number
             if line.startswith("seed "):
@@ -211,10 +210,10 @@ def _content_lines(text):
 def _parse_word(word, where, game):
     """``(action, press time or None)`` of one word of ``game`` such as ``1c3a@93812``."""
     name, at, time = word.partition("@")
+    _, _, parse, actions = _GAMES[game]
     try:
-        action = parse_action_word(name) if game == Game.NAME else speed.parse_action_word(name)
+        action = parse(name)
     except ValueError:
-        actions = _ACTIONS if game == Game.NAME else _SPEED_ACTIONS
         raise TranscriptError("%s: expected an action: %s" % (where, actions)) from None
     if not at:
         return action, None
@@ -230,3 +229,18 @@ def _whole_number(text, where, what):
     if not text.isdigit():
         raise TranscriptError("%s: expected %s, a whole number, not %r" % (where, what, text))
     return int(text)
+
+
+# Each game's transcripts: the first line, and its words (written, read, listed).
+_GAMES = {
+    Game.NAME: (MAGIC, action_word, parse_action_word, _ACTIONS),
+    speed.Game.NAME: (SPEED_MAGIC, speed.action_word, speed.parse_action_word, _SPEED_ACTIONS),
+}
+
+
+def _game_of(magic):
+    """The game whose transcripts begin with the line ``magic``, or None."""
+    for name in _GAMES:
+        if _GAMES[name][0] == magic:
+            return name
+    return None
