@@ -221,7 +221,7 @@ class Handheld:
             # transcripts, and every module imported at boot takes heap and boot time.
             from spit.transcript import Transcript
 
-            transcript = Transcript(game.seed, game.options, game.history, times)
+            transcript = Transcript(game.seed, game.options, game.history, times, game.NAME)
             self.transcripts.add(list(transcript.lines()))
         storage = self.storage
         if storage is not None:

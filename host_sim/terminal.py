@@ -41,8 +41,9 @@ def screen_lines(device):
         return lines + textview.lines(table.game, table.controls, word)
     if mode == SETTINGS:
         lines.append("L / R move, a card button changes the row, %s saves and starts" % word)
-        for i, (name, value) in enumerate(controller.settings_rows()):
-            lines.append("%s %-12s %s" % (">" if i == controller.cursor else " ", name, value))
+        menu = controller.settings
+        for i, (name, value) in enumerate(menu.read()):
+            lines.append("%s %-12s %s" % (">" if i == menu.cursor else " ", name, value))
         return lines
     if mode == ERROR:
         return lines + ["error: " + controller.message, "press %s for the title" % word]

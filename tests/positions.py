@@ -79,3 +79,20 @@ def all_cards(game):
         for pile in game.stock[player]:
             found += pile
     return found
+
+
+def locate(game, card):
+    """Where a card is: ``("stock", player, slot, depth)``, ``("pack", player,
+    depth)`` or ``("middle", pile, depth)``, depth 0 being the top."""
+    for player in (0, 1):
+        for slot in range(game.slots):
+            cards = game.stock[player][slot]
+            if card in cards:
+                return ("stock", player, slot, len(cards) - 1 - cards.index(card))
+        cards = game.pack[player]
+        if card in cards:
+            return ("pack", player, len(cards) - 1 - cards.index(card))
+    for pile, cards in enumerate(game.middle):
+        if card in cards:
+            return ("middle", pile, len(cards) - 1 - cards.index(card))
+    raise ValueError("card %d is nowhere" % card)

@@ -211,7 +211,7 @@ def test_hold_spit_two_seconds_between_games_opens_the_settings():
     assert device.controller.mode == SETTINGS and device.screen.name == "settings"
     rows, cursor, _ = device.screen.args
     names = [name for name, _ in rows]
-    assert names[:2] == ["layout", "middle"] and names[-3:] == ["P1", "P2", "sound"]
+    assert names[:2] == ["game", "layout"] and names[-3:] == ["P1", "P2", "sound"]
     assert cursor == 0
 
 
@@ -231,13 +231,14 @@ def test_settings_change_values_and_spit_starts_a_new_match_with_them():
     device.run(50)
     assert device.controller.mode == SETTINGS
     device.saved.games = [1, 0]
+    device.tap(keys.button_id(0, keys.RIGHT))  # down from "game" to "layout"
     device.tap(keys.button_id(1, keys.C3))  # layout: 1-5 -> 3x5
     device.tap(keys.button_id(0, keys.RIGHT))  # down to "middle"
-    device.tap(keys.button_id(0, keys.LEFT))
-    device.tap(keys.button_id(0, keys.LEFT))  # up past the top: "sound", the last row
+    for _ in range(3):  # up past the top: "sound", the last row
+        device.tap(keys.button_id(0, keys.LEFT))
     device.tap(keys.button_id(0, keys.C1))  # sound off
     rows, cursor, _ = device.screen.args
-    assert rows[0] == ["layout", "3x5"] and rows[cursor] == ["sound", "off"]
+    assert rows[:2] == [["game", "spit"], ["layout", "3x5"]] and rows[cursor] == ["sound", "off"]
     device.tap(P1_SPIT)
     assert device.controller.mode == MATCH
     assert device.controller.session.table.game.options.layout == "3x5"

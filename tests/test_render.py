@@ -18,7 +18,7 @@ from pathlib import Path
 import framebuf
 import pytest
 from positions import position
-from spit import layout, pen
+from spit import layout, pen, speed
 from spit.cards import RANK_COUNT, parse_card
 from spit.controls import Controls
 from spit.cpu import Cpu
@@ -919,7 +919,7 @@ calls = (
     ("ready", lambda share: screens.ready("SPIT", called, cpus, "hint", share)),
     ("countdown", lambda share: screens.countdown(wins[0], share)),
     ("result", lambda share: screens.round_result(end, margin, cpus, reactions, share)),
-    ("over", lambda share: screens.game_over(0, "out of cards", wins, cpus, 99, share)),
+    ("over", lambda share: screens.game_over(0, "out of cards", wins, cpus, 99, reactions, share)),
     ("match", lambda share: screens.match_result(0, wins, cpus, reactions, 99, share)),
     ("error", lambda share: screens.error(message, share)),
     ("self_test", lambda share: screens.self_test(presses, ages, bins, lines, share)),
@@ -1135,6 +1135,31 @@ def golden_scenes():
         stuck_controls.called[0] = True
         renderer.play(stuck, stuck_controls, (False, False))
 
+    # Speed: each hand slot holds one card, the draw piles are the packs.
+    race = speed.Game(9, Options.parse("counts=on"))
+    race.apply(speed.FLIP_ACTION)
+    while race.plays < 6:  # the first card that fits, or a flip when nobody can play
+        race.apply(race.legal_actions()[-1])
+    race_controls = Controls(race)
+    race_controls.hand[1] = 2
+
+    def speed_play_screen(renderer):
+        renderer.play(race, race_controls, (False, True))
+        race_controls.contest.set(0, 2_470, False)
+        renderer.play(race, race_controls, (False, True))
+
+    stuck = speed.Game(9)
+    stuck.apply(speed.FLIP_ACTION)
+    for player in (0, 1):
+        for slot in range(speed.HAND):  # every hand card a 7: nothing fits a king
+            stuck.stock[player][slot][:] = [6 + 13 * ((player * 5 + slot) % 4)]
+    stuck.middle[0][-1], stuck.middle[1][-1] = 12, 25
+    stuck_controls = Controls(stuck)
+    stuck_controls.called[1] = True
+
+    def speed_stuck_screen(renderer):
+        renderer.play(stuck, stuck_controls, (False, True))
+
     rows = [("layout", "1-5"), ("middle", "two"), ("pick", "slap"), ("word", "SPIT")]
     end = RoundEnd(0, 1, [12, 9], [0, 20], [33, 19])
     return {
@@ -1142,6 +1167,13 @@ def golden_scenes():
         "slap": slap_screen,
         "stuck": stuck_screen,
         "title": lambda r: r.title("SPIT", 1234),
+        "speed_title": lambda r: r.title("SPEED", 1234),
+        "speed_play": speed_play_screen,
+        "speed_stuck": speed_stuck_screen,
+        "speed_ready": lambda r: r.ready("SPEED", (False, True), (False, True), ""),
+        "speed_game_over": lambda r: r.game_over(
+            0, "out of cards", (1, 0), (False, True), 99, [540, 377, 377, 0, 0, 0]
+        ),
         "settings": lambda r: r.settings(rows, 2),
         "ready": lambda r: r.ready(
             "SPIT", (True, False), (False, True), "quick play: C alone plays a 1-pile card"
@@ -1150,7 +1182,9 @@ def golden_scenes():
         "round_result": lambda r: r.round_result(
             end, b"P2 by 0.31 ms", (False, True), [612, 401, 388, 0, 0, 0]
         ),
-        "game_over": lambda r: r.game_over(1, "out of cards", (1, 1), (False, True), 1234),
+        "game_over": lambda r: r.game_over(
+            1, "out of cards", (1, 1), (False, True), 1234, [612, 401, 388, 0, 0, 0]
+        ),
         "match_result": lambda r: r.match_result(
             0, (2, 1), (False, False), [612, 401, 388, 701, 701, 650], 1234
         ),
@@ -1263,7 +1297,7 @@ def test_a_screen_drawn_a_region_a_call_ends_on_the_pixels_drawn_whole(name):
     renderer = Renderer(spread, framebuf)
     renderer.regions_per_call = 1
     renderer.invalidate()  # not the screen the renderer cleared when it was made
-    most = _MOST_A_CALL if name != "play" else None  # a card is a bigger region
+    most = None if name.endswith("play") else _MOST_A_CALL  # a card is a bigger region
     assert draw_until_done(renderer, draw, most) > 10
     assert spread.fills == 1  # when the renderer was made; this clear went a strip a call
     assert spread.pixels == whole.pixels

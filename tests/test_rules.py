@@ -5,7 +5,7 @@ gives a position whose packs hold only the cards named.
 """
 
 import pytest
-from positions import all_cards, cards, names, position, snapshot
+from positions import all_cards, cards, locate, names, position, snapshot
 from spit.cards import DECK_SIZE, adjacent, parse_card
 from spit.options import CHOICES, Options
 from spit.rules import (
@@ -243,7 +243,7 @@ def test_a_played_card_goes_on_the_pile_and_the_card_under_it_turns_up():
     assert game.stock[P1][1] == cards("9D")
     assert game.stock_top(P1, 1) == parse_card("9D")
     assert game.face_up[P1][1] == 1
-    assert game.locate(parse_card("4S")) == ("middle", A, 0)
+    assert locate(game, parse_card("4S")) == ("middle", A, 0)
     assert game.plays == 1
     assert_whole(game)
 
@@ -253,7 +253,7 @@ def test_only_the_top_of_a_stock_pile_is_live():
     game = table(["6C 9D"], ["JC"], middle=["5D", "KD"])
     assert plays_of(game, P1) == set()
     assert refused(game, play(P1, 0, A)) == NO_FIT
-    assert game.locate(parse_card("6C")) == ("stock", P1, 0, 1)
+    assert locate(game, parse_card("6C")) == ("stock", P1, 0, 1)
 
 
 def test_a_card_fits_either_pile_for_either_player():

@@ -12,7 +12,7 @@ import pickle
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from positions import snapshot
+from positions import locate, snapshot
 from spit.cards import DECK_SIZE, rank
 from spit.options import CHOICES, Options
 from spit.rng import Rng
@@ -126,7 +126,7 @@ def check_table(game):
     assert sorted(found) == list(range(DECK_SIZE))
     assert game.card_count() == DECK_SIZE
     for card in range(DECK_SIZE):
-        assert game.locate(card) == found[card]
+        assert locate(game, card) == found[card]
     for player in (0, 1):
         assert len(game.stock[player]) == len(game.face_up[player]) == game.slots
         for cards, up in zip(game.stock[player], game.face_up[player], strict=True):

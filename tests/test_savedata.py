@@ -71,7 +71,7 @@ def test_every_setting_and_tally_round_trips():
 
 def test_file_holds_every_option_by_name():
     settings = raw_of(SaveData())["settings"]
-    assert {name for name, _ in CHOICES} | {"seats", "mute", "tie_us"} == set(settings)
+    assert {name for name, _ in CHOICES} | {"game", "seats", "mute", "tie_us"} == set(settings)
     assert raw_of(SaveData())["format"] == FORMAT
 
 

@@ -138,7 +138,8 @@ def test_holding_spit_on_the_title_opens_the_settings_and_their_rows_show():
     settle(dev, clock, 2100)
     assert dev.controller.mode == SETTINGS
     lines = terminal.screen_lines(dev)
-    assert lines[0] == "Spit handheld: settings" and "> layout       1-5" in lines
+    assert lines[0] == "Spit handheld: settings" and "> game         spit" in lines
+    assert "  layout       1-5" in lines
 
 
 # -- flags ------------------------------------------------------------------------------

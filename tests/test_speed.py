@@ -21,7 +21,7 @@ from spit.rules import (
     IllegalActionError,
     InvalidActionError,
 )
-from spit.speed import CARDS_LEFT, EMPTY, FLIP_ACTION, NOT_STUCK, Game, out, play
+from spit.speed import CARDS_LEFT, FLIP_ACTION, NOT_STUCK, Game, out, play
 from spit.speed_cpu import SpeedCpu
 from spit.transcript import Transcript, TranscriptError
 
@@ -39,12 +39,18 @@ def position(hands, tops, draws=("", ""), spares=("", ""), under=("", "")):
     game.apply(FLIP_ACTION)
     for player in (0, 1):
         names = hands[player].split()
-        game.hand[player][:] = [EMPTY if n == "-" else parse_card(n) for n in names]
-        game.hand[player] += [EMPTY] * (speed.HAND - len(names))
-        game.draw[player][:] = cards(draws[player])
+        for slot in range(speed.HAND):
+            name = names[slot] if slot < len(names) else "-"
+            game.stock[player][slot][:] = [] if name == "-" else [parse_card(name)]
+        game.pack[player][:] = cards(draws[player])
         game.spares[player][:] = cards(spares[player])
-        game.piles[player][:] = cards(under[player]) + cards(tops[player])
+        game.middle[player][:] = cards(under[player]) + cards(tops[player])
     return game
+
+
+def hand(game, player):
+    """A player's hand, a card or -1 (empty) a slot."""
+    return [game.stock_top(player, slot) for slot in range(speed.HAND)]
 
 
 def refused(game, action):
@@ -56,11 +62,11 @@ def refused(game, action):
 def test_the_deal_gives_each_player_five_in_hand_fifteen_to_draw_and_five_replacements():
     game = Game(3)
     for player in (0, 1):
-        assert EMPTY not in game.hand[player]
-        assert len(game.draw[player]) == 15 and len(game.spares[player]) == 5
-    assert game.piles == [[], []] and game.phase == PHASE_READY
+        assert -1 not in hand(game, player)
+        assert len(game.pack[player]) == 15 and len(game.spares[player]) == 5
+    assert game.middle == [[], []] and game.phase == PHASE_READY
     assert sorted(
-        sum(game.hand, []) + sum(game.draw, []) + sum(game.spares, []) + game._middle
+        hand(game, 0) + hand(game, 1) + sum(game.pack, []) + sum(game.spares, []) + game._middle
     ) == list(range(52))
 
 
@@ -88,13 +94,13 @@ def test_a_card_one_rank_either_side_plays_round_the_ace_and_suits_are_never_rea
 def test_a_played_slot_is_filled_from_the_draw_pile_at_once_and_never_past_five():
     game = position(("3S 8D 8C 8H 8S", "9H"), ("4H", "KS"), draws=("2C 6D", ""))
     game.apply(play(0, 0, 0))
-    assert game.hand[0] == cards("6D 8D 8C 8H 8S") and game.draw[0] == cards("2C")
+    assert hand(game, 0) == cards("6D 8D 8C 8H 8S") and game.pack[0] == cards("2C")
 
 
 def test_with_the_draw_pile_spent_the_slot_stays_empty():
     game = position(("3S 8D", "9H"), ("4H", "KS"))
     game.apply(play(0, 0, 0))
-    assert game.hand[0][0] == EMPTY and game.held(0) == 1
+    assert hand(game, 0)[0] == -1 and game.held(0) == 1
 
 
 def test_stuck_only_when_neither_player_can_play_and_then_both_flip_a_replacement():
@@ -112,10 +118,10 @@ def test_spent_replacements_are_the_centre_piles_under_their_tops_shuffled_into_
     count = game.card_count()
     game.apply(FLIP_ACTION)
     assert game.reshuffles == 1 and game.card_count() == count
-    assert game.piles[0][0] == parse_card("2H") and game.piles[1][0] == parse_card("KS")
-    middle = sorted(game.spares[0] + game.spares[1] + game.piles[0][1:] + game.piles[1][1:])
+    assert game.middle[0][0] == parse_card("2H") and game.middle[1][0] == parse_card("KS")
+    middle = sorted(game.spares[0] + game.spares[1] + game.middle[0][1:] + game.middle[1][1:])
     assert middle == sorted(cards("3C 4C 5C 6C 7C")), "the tops stay, the rest reshuffled"
-    assert [len(pile) for pile in game.piles] == [2, 2] and len(game.spares[0]) == 2
+    assert [len(pile) for pile in game.middle] == [2, 2] and len(game.spares[0]) == 2
 
 
 def test_too_few_cards_under_the_tops_is_a_stall_won_by_the_player_holding_fewer():
@@ -160,7 +166,7 @@ def test_a_speed_game_written_as_a_transcript_replays_to_the_same_table():
     again = Transcript.parse(text)
     assert again.game == "speed" and again.actions == game.history
     replayed = again.replay()
-    assert replayed.piles == game.piles and replayed.hand == game.hand
+    assert replayed.middle == game.middle and replayed.stock == game.stock
     assert replayed.phase == game.phase
 
 

@@ -2,17 +2,18 @@
 
 Modes, and what moves between them:
 
-- ``TITLE``: the name of the game and the seed. A SPIT press starts a match; after
-  a few seconds with nobody at the buttons, attract mode.
+- ``TITLE``: the name of the game and the seed. ``L``/``R`` choose the game (Spit
+  or Speed); a SPIT press starts a match; after a few seconds with nobody at the
+  buttons, attract mode.
 - ``ATTRACT``: the CPU plays itself on the play screen (its own arbiter, so the
-  players' presses never reach its game). A SPIT press starts a match; when its
-  game ends, or after a minute, the title again.
+  players' presses never reach its game), Spit and Speed in turn. A SPIT press
+  starts a match; when its game ends, or after a minute, the title again.
 - ``MATCH``: a ``Session``: each game's ready screen (both press SPIT), the 3-2-1
   countdown, play with its stuck and slap prompts, the round result, game over and
   the match result. The screen follows the game's phase.
-- ``SETTINGS``: every rule option, who plays each seat, the sound. ``L``/``R``
-  move between rows, any card button changes the value, ``SPIT`` saves them and
-  starts a new match (the match reset).
+- ``SETTINGS`` (``spit.settings_menu``): the game, every rule option, who plays
+  each seat, the sound; ``SPIT`` saves them and starts a new match (the match
+  reset).
 - ``ERROR``: what went wrong; a SPIT press, or a few seconds, bring the title back.
   Saved tallies and settings are untouched, and capture goes on.
 - ``SELF_TEST`` (both SPIT held at power-on): every button's press count and the
@@ -48,7 +49,8 @@ Constructor
 
 Methods
     ``touch(button, t)``: a debounced press. ``run(now, held)``: one pass; ``held``
-    is the mask of buttons down now. ``new_match(now)``, ``fail(message, now)``,
+    is the mask of buttons down now. ``settings`` is the menu (``SettingsMenu``).
+    ``new_match(now)``, ``fail(message, now)``,
     ``tell(text)``. ``screen()`` says which screen shows now (``spit.screens``), in
     every mode and pass; ``screen_name()`` names it as a player would: the simulator's
     views, the bench and the tests read it rather than work it out.
@@ -63,13 +65,14 @@ from micropython import const
 from spit import keys, screens
 from spit.arbiter import Arbiter
 from spit.controls import BANNER_MAX, EVENT_NAMES, LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
-from spit.options import CHOICES, Options
+from spit.options import GAMES, Options, word_of
 from spit.pace import ANSWER, DRAW, REGION, TAKE, Pace
 from spit.reactions import Reactions
 from spit.rng import derive
 from spit.rules import PHASE_DEALING, PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
-from spit.savedata import PERSON, SEAT_CHOICES
+from spit.savedata import PERSON
 from spit.session import Session
+from spit.settings_menu import SettingsMenu, after
 from spit.ticks import ticks_add, ticks_diff
 
 TITLE = const(0)
@@ -91,10 +94,6 @@ ROUND_RESULT_US = const(10_000_000)
 COUNTDOWN_US = const(3_000_000)
 ATTRACT_LEVEL = "quick"
 
-# Settings rows after the rule options.
-_SEAT_ROWS = ("P1", "P2")
-_SOUND_ROW = "sound"
-_SOUND_VALUES = ("on", "off")
 # Each pair of flags, made once (who is ready, which seats the CPU plays).
 _PAIRS = ((False, False), (True, False), (False, True), (True, True))
 _BOTH_CPUS = (True, True)  # attract mode's seats
@@ -163,7 +162,7 @@ class Controller:
         self.attract = None
         self.message = ""
         self.notice = ""  # ``tell``
-        self.cursor = 0
+        self.settings = SettingsMenu(saved)
         self._since = now  # when the mode began
         self._held_since = [-1, -1]  # when each SPIT went down, while it stays down
         self._menu = self._on_menu_press  # bound once: committed every pass
@@ -175,9 +174,7 @@ class Controller:
         self.reactions = Reactions(saved)
         self._timed = True  # a seat of the match is a person's: reactions are timed
         self._margin = bytearray(BANNER_MAX)  # the round's margin banner, at its end
-        # The settings' rows, made once (``settings_rows``), and how often a value changed.
-        names = [name for name, _ in CHOICES] + list(_SEAT_ROWS) + [_SOUND_ROW]
-        self._settings_rows, self._changes = [[name, ""] for name in names], 0
+        self._attract_games = 0  # attract mode's games so far: Spit and Speed in turn
         self._break_due = False  # a quiet moment came: save and collect in the next pass
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
         # A match or attract mode on a screen: the passes carry a game's work, so what
@@ -365,6 +362,7 @@ class Controller:
             COUNTDOWN_US,
             saved.games,
             self.pace,
+            saved.game,
         )
         self.seed = self._seeds.next()
         self._phase = -1
@@ -396,8 +394,15 @@ class Controller:
 
     def _start_attract(self, now):
         levels = (ATTRACT_LEVEL, ATTRACT_LEVEL)
+        game = GAMES[self._attract_games % len(GAMES)]
+        self._attract_games += 1
         self.attract = Session(
-            Options(), self._seeds.next(), levels, countdown_us=COUNTDOWN_US, pace=self.pace
+            Options(),
+            self._seeds.next(),
+            levels,
+            countdown_us=COUNTDOWN_US,
+            pace=self.pace,
+            game=game,
         )
         self._enter(ATTRACT, now)
 
@@ -406,6 +411,8 @@ class Controller:
         mode = self.mode
         if mode == SETTINGS:
             self._settings_press(key, t)
+        elif mode == TITLE and (key == keys.LEFT or key == keys.RIGHT):
+            self._choose_game(t)
         elif mode == SELF_TEST:
             self.test.press(button, t)
         elif key == keys.SPIT:
@@ -565,46 +572,30 @@ class Controller:
     # -- settings -------------------------------------------------------------
 
     def _open_settings(self, now):
-        self.cursor = 0
-        self.settings_rows()
+        self.settings.open()
         self._enter(SETTINGS, now)
 
-    def settings_rows(self):
-        """``[name, value]`` per row, the rule options, the seats, the sound, up to date."""
-        saved = self.saved
-        rows = self._settings_rows
-        options = len(CHOICES)
-        for i in range(options):
-            rows[i][1] = saved.options.get(rows[i][0])
-        rows[options][1] = saved.seats[0]
-        rows[options + 1][1] = saved.seats[1]
-        rows[options + 2][1] = _SOUND_VALUES[1 if saved.muted else 0]
-        return rows
-
     def _settings_press(self, key, t):
-        rows = len(CHOICES) + len(_SEAT_ROWS) + 1
         if key == keys.SPIT:
             self.saved.games = [0, 0]
             self._start_match(t)
-        elif key == keys.LEFT:
-            self.cursor = (self.cursor - 1) % rows
-        elif key == keys.RIGHT:
-            self.cursor = (self.cursor + 1) % rows
         else:
-            self._change_row(self.cursor)
+            self.settings.press(key)
 
-    def _change_row(self, row):
+    def _choose_game(self, t):
+        """On the title, ``L``/``R``: the other game, saved, with a new match's tally; the
+        title stays its time."""
         saved = self.saved
-        if row < len(CHOICES):
-            name, values = CHOICES[row]
-            saved.options.set(name, _after(values, saved.options.get(name)))
-        elif row < len(CHOICES) + len(_SEAT_ROWS):
-            seat = row - len(CHOICES)
-            saved.seats[seat] = _after(SEAT_CHOICES, saved.seats[seat])
-        else:
-            saved.muted = not saved.muted
-        self.settings_rows()
-        self._changes += 1
+        saved.game = after(GAMES, saved.game)
+        saved.games[0] = saved.games[1] = 0  # a match of the other game is not resumed
+        self.settings.read()
+        self._since = t
+        self._break_due = True
+        self._break_at = t
+
+    def word(self):
+        """What the players call for SPIT in the chosen game (``SPIT``, ``SLAM``, ``SPEED``)."""
+        return word_of(self.saved.game, self.saved.options)
 
     # -- the self-test --------------------------------------------------------
 
@@ -683,9 +674,10 @@ class Controller:
         renderer = self.renderer
         mode = self.mode
         if mode == TITLE:
-            renderer.screens.title(self.saved.options.word, self.seed, share)
+            renderer.screens.title(self.word(), self.seed, share)
         elif mode == SETTINGS:
-            renderer.screens.settings(self._settings_rows, self.cursor, self._changes, share)
+            menu = self.settings
+            renderer.screens.settings(menu.rows, menu.cursor, menu.changes, share)
         elif mode == ERROR:
             renderer.screens.error(self.message, share)
         elif mode == SELF_TEST:
@@ -732,12 +724,14 @@ class Controller:
             session.match.wins,
             self._cpus,
             session.match.seed,
+            self.reactions.figures,
             share,
         )
 
     def _draw_ready(self, called, share):
-        word = self.saved.options.word
-        self.renderer.screens.ready(word, _flags(called), self._cpus, self._ready_hint(), share)
+        self.renderer.screens.ready(
+            self.word(), _flags(called), self._cpus, self._ready_hint(), share
+        )
 
     def tell(self, text):
         """Show ``text`` (a save that failed) on the next ready screen's hint line, once."""
@@ -751,7 +745,3 @@ class Controller:
 
 def _flags(called):
     return _PAIRS[called[0] + 2 * called[1]]
-
-
-def _after(values, value):
-    return values[(values.index(value) + 1) % len(values)]

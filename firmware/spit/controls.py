@@ -11,6 +11,10 @@ habit) is absorbed without a word.
 ``SPIT`` calls spit and, pressed again, withdraws the call; the spit happens
 when both have called. After a round, ``L``/``R`` slap.
 
+Speed (``spit.speed``) reads as Spit's table with hand slots of one card and no moves
+or slaps: the same presses play it, SPIT calls the flip when both are stuck, and a
+player out of cards calls the game with SPIT alone (``own_call``).
+
 Presses arrive already in first-touch order from the arbiter, and a player's
 buttons only ever name that player's cards, so neither player can move the
 other's. Presses that mean nothing in the current phase are ignored.
@@ -349,6 +353,9 @@ class Controls:
         if kind == SLAP:
             keys_out[0] = self.key_of(player, last)
             return 1
+        if action == self.game.own_call(player):
+            keys_out[0] = keys.SPIT
+            return 1
         held = self.hand[player]
         if held == first:
             keys_out[0] = last if kind == MOVE else self.key_of(player, last)
@@ -575,6 +582,11 @@ class Controls:
     def _call_spit(self, player, t):
         if self.counting:
             return  # both are in: the round is about to open
+        action = self.game.own_call(player)
+        if action >= 0:  # Speed's call of the game, by a player out of cards
+            self._apply(action, t)
+            self._tell(CALLED, player, 0)
+            return
         called = self.called
         called[player] = not called[player]
         if not called[player]:

@@ -69,7 +69,8 @@ ERROR_COLUMNS = const(38)
 ERROR_ROWS = const(8)
 
 # The biggest window drawn at once, in bytes (RGB565: two per pixel): the countdown's
-# digit and the title's word, 8x8 text magnified to 64x64 and 128x32 pixels.
+# digit and the title's word, 8x8 text magnified to 64x64 and 128x32 pixels (a longer
+# word goes in more windows: ``spit.rows``).
 WORK_BYTES = const(8192)
 
 

@@ -26,7 +26,7 @@ from micropython import const
 
 from spit import screens
 from spit.layout import CARD_BANDS, HEIGHT, WIDTH
-from spit.options import WORDS
+from spit.options import CALLS
 from spit.pace import FOLLOWS_MAX, HEAP
 from spit.pen import HIGHLIGHT, WHITE
 from spit.play_regions import CALL_CODES, MESSAGE_CODE, NAME_CODES, SWEPT, Regions
@@ -92,7 +92,7 @@ class PlayScreen:
         self.regions = Regions(pen)
         # Each word's prompts and call, made once: the screen allocates nothing.
         self._words = {}
-        for word in WORDS:
+        for word in CALLS:
             self._words[word] = (_prompts(word), word + "!")
         # ``play``'s arguments, for ``_play``.
         self.game = None
@@ -209,8 +209,8 @@ class PlayScreen:
             self._round = game.round
             self._baseline = _contest_key(controls.contest)
             everything = True
-        if game.options.word != self._word:
-            self._set_word(game.options.word)
+        if game.word != self._word:
+            self._set_word(game.word)
         done = len(game.history)
         new = done - self._done
         queued = self._pending + _REGIONS_PER_ACTION * new + _HAND_REGIONS

@@ -19,7 +19,7 @@ from array import array
 
 from micropython import const
 
-from spit.layout import WIDTH
+from spit.layout import WIDTH, WORK_BYTES
 from spit.pen import DIGITS, FELT, shaped
 
 _ROWS = const(11)  # the most rows a screen makes (the settings: a heading and 10 rows)
@@ -124,12 +124,15 @@ class Rows:
 
     def _big_region(self, row):
         """A window of big text: a glyph row on the device, where regions are small,
-        else all eight (the text laid out with the first)."""
+        else all eight, or half of them as often as the work buffer needs (the text
+        laid out with the first)."""
         pen = self.pen
         scale = self._scale[row]
         chars = self._chars[row]
         window = 8 * max(chars, self._window[row]) * scale
         rows = 1 if self.renderer.regions_per_call else 8
+        while 2 * window * rows * scale > WORK_BYTES:
+            rows //= 2
         first = self._glyph
         if first == 0:
             pen.big_text(self._texts[row], self._columns[row], self._count[row], chars, scale)

@@ -187,6 +187,7 @@ class Game:
     def __init__(self, seed, options=None, hands=None):
         self.seed = seed
         self.options = options or Options()
+        self.word = self.options.word  # what the players call, and the screens say, for SPIT
         self.rng = Rng(seed)
         self.slots = len(self.options.pile_sizes)
         self._plan = _deal_plan(self.options.pile_sizes)  # the deal's, worked out once a game
@@ -256,6 +257,10 @@ class Game:
     def one_pile(self):
         return len(self.middle) == 1
 
+    def own_call(self, player):
+        """The action a SPIT press makes alone (Speed's call of the game): in Spit, none."""
+        return -1
+
     def pile_count(self):
         return len(self.middle)
 
@@ -265,22 +270,6 @@ class Game:
         for player in (0, 1):
             count += self.held(player)
         return count
-
-    def locate(self, card):
-        """Where a card is: ``("stock", player, slot, depth)``, ``("pack", player,
-        depth)`` or ``("middle", pile, depth)``, depth 0 being the top."""
-        for player in (0, 1):
-            for slot in range(self.slots):
-                cards = self.stock[player][slot]
-                if card in cards:
-                    return ("stock", player, slot, len(cards) - 1 - cards.index(card))
-            cards = self.pack[player]
-            if card in cards:
-                return ("pack", player, len(cards) - 1 - cards.index(card))
-        for pile, cards in enumerate(self.middle):
-            if card in cards:
-                return ("middle", pile, len(cards) - 1 - cards.index(card))
-        raise ValueError("card %d is nowhere" % card)
 
     def can_play(self, player):
         """True if a face-up stock card of the player fits a spit pile."""

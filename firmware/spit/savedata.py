@@ -3,13 +3,14 @@
 The file is one JSON object::
 
     {"format": "spit-save 1",
-     "settings": {"layout": "1-5", ..., "counts": "off",
+     "settings": {"game": "spit", "layout": "1-5", ..., "counts": "off",
                   "seats": ["person", "steady"], "mute": false, "tie_us": 100},
      "games": [3, 1], "matches": [1, 0],
      "reactions": [{"best_ms": 412, "recent_ms": [530, 611, ...]}, {...}]}
 
-``settings`` holds every rule option of ``spit.options``, who plays each seat
-(``person`` or a CPU level), whether sound is muted and the tie window in µs.
+``settings`` holds the game played (``spit`` or ``speed``), every rule option of
+``spit.options``, who plays each seat (``person`` or a CPU level), whether sound is
+muted and the tie window in µs.
 ``games`` are the games won per seat in the match being played (a ``Match``'s
 ``wins``, so a match goes on after a power-off) and ``matches`` the matches won per
 seat since the tally was last reset. ``reactions`` keeps each player's best
@@ -32,7 +33,7 @@ from micropython import const
 
 from spit.arbiter import TIE_US
 from spit.cpu import LEVEL_NAMES
-from spit.options import CHOICES, Options
+from spit.options import CHOICES, GAMES, Options
 
 FORMAT = "spit-save 1"
 PERSON = "person"
@@ -57,11 +58,12 @@ class SaveDataError(ValueError):
 
 
 class SaveData:
-    """Attributes: ``options`` (``Options``), ``seats`` (two of ``SEAT_CHOICES``),
-    ``muted``, ``tie_us``, ``games`` and ``matches`` (won per seat), ``best_ms``
-    (per player, 0 for none yet) and ``recent_ms`` (per player, oldest first)."""
+    """Attributes: ``game`` (one of ``GAMES``), ``options`` (``Options``), ``seats`` (two
+    of ``SEAT_CHOICES``), ``muted``, ``tie_us``, ``games`` and ``matches`` (won per seat),
+    ``best_ms`` (per player, 0 for none yet) and ``recent_ms`` (per player, oldest first)."""
 
     def __init__(self):
+        self.game = GAMES[0]
         self.options = Options()
         self.seats = [PERSON, PERSON]
         self.muted = False
@@ -76,7 +78,7 @@ class SaveData:
         return tuple(None if seat == PERSON else seat for seat in self.seats)
 
     def to_dict(self):
-        settings = {}
+        settings = {"game": self.game}
         for name, _ in CHOICES:
             settings[name] = self.options.get(name)
         settings["seats"] = list(self.seats)
@@ -103,6 +105,8 @@ class SaveData:
             raise SaveDataError("not %s data" % FORMAT)
         data = SaveData()
         settings = _dict(raw.get("settings"))
+        if settings.get("game") in GAMES:
+            data.game = settings["game"]
         for name, values in CHOICES:
             value = settings.get(name)
             if value in values and isinstance(value, str):

@@ -2,7 +2,8 @@
 after a game, and who plays each seat (a person, or the CPU at a level).
 
 A match counts the games won per seat, best of three or a single game (option
-``match``); seats are kept from game to game.
+``match``); seats are kept from game to game. Its games are Spit's or Speed's
+(``spit.options.GAMES``).
 
 The main loop hands every debounced press to ``touch(button, t)`` and calls
 ``run(now)`` on every pass, on the device and in the simulator alike.
@@ -12,6 +13,7 @@ from micropython import const
 
 from spit.arbiter import Arbiter
 from spit.cpu import Cpu
+from spit.options import GAMES
 from spit.rng import derive
 from spit.rules import PHASE_OVER, Game
 from spit.table import Table
@@ -24,9 +26,23 @@ NEXT_MATCH_US = const(8_000_000)
 _SEED_SALT = const(0x3A7C)  # a match's games' seeds
 
 
+def rules_of(name):
+    """The rules (a ``Game`` class) and the CPU player (a class) of the game ``name``, one
+    of ``GAMES``. Speed's are imported when first asked for: every module imported at
+    boot takes heap and boot time."""
+    if name == GAMES[1]:
+        from spit.speed import Game as SpeedGame
+        from spit.speed_cpu import SpeedCpu
+
+        return SpeedGame, SpeedCpu
+    return Game, Cpu
+
+
 class Match:
-    """Constructor: ``Match(options, seed, wins=None)``; ``wins`` resumes a saved tally,
-    copied: the device writes the saved one in place at each game's end.
+    """Constructor: ``Match(options, seed, wins=None, game="spit")``; ``wins`` resumes a
+    saved tally, copied: the device writes the saved one in place at each game's end;
+    ``game`` names the game played (``GAMES``). Attributes: ``name`` (that name),
+    ``rules`` and ``cpu``, the game's ``Game`` and CPU player classes (``rules_of``).
 
     >>> from spit.options import Options
     >>> from spit.rules import Outcome
@@ -35,10 +51,12 @@ class Match:
     -1
     """
 
-    def __init__(self, options, seed, wins=None):
+    def __init__(self, options, seed, wins=None, game=GAMES[0]):
         self.options = options
         self.seed = seed
         self.wins = [0, 0] if wins is None else list(wins)
+        self.name = game
+        self.rules, self.cpu = rules_of(game)
 
     def games_to_win(self):
         return 2 if self.options.match == "bo3" else 1
@@ -49,7 +67,7 @@ class Match:
     def new_game(self):
         """The next game, its seed drawn from the match seed and the games played."""
         seed = derive(self.seed, _SEED_SALT + self.games_played()).next()
-        return Game(seed, self.options)
+        return self.rules(seed, self.options)
 
     def record(self, outcome):
         self.wins[outcome.winner] += 1
@@ -64,7 +82,8 @@ class Match:
 
 class Session:
     """Constructor: ``Session(options, seed, levels=(None, None), listener=None,
-    on_game_over=None, arbiter=None, countdown_us=0, wins=None, pace=None)``; ``levels`` names the
+    on_game_over=None, arbiter=None, countdown_us=0, wins=None, pace=None,
+    game="spit")``; ``game`` names the game of the match (``GAMES``); ``levels`` names the
     CPU level of each seat the device plays (None for a person), ``listener`` gets the
     controls' events and ``on_game_over(game, match)`` is called once per finished game.
     Every game's table uses ``arbiter`` (the device's, which lives from power-on; a new
@@ -84,11 +103,12 @@ class Session:
         countdown_us=0,
         wins=None,
         pace=None,
+        game=GAMES[0],
     ):
         self.arbiter = arbiter or Arbiter()
         self.pace = pace
         self.countdown_us = countdown_us
-        self.match = Match(options, seed, wins)
+        self.match = Match(options, seed, wins, game)
         self.levels = levels
         self.listener = listener
         self.on_game_over = on_game_over
@@ -117,10 +137,11 @@ class Session:
     def _new_game(self):
         """The match's next game laid out, or the next match's first once it is won."""
         if self.match.winner() >= 0:
-            self.match = Match(self.match.options, self.table.game.seed)
+            self.match = Match(self.match.options, self.table.game.seed, None, self.match.name)
         game = self.match.new_game()
+        cpu = self.match.cpu
         cpus = tuple(
-            None if level is None else Cpu(seat, level, game.seed)
+            None if level is None else cpu(seat, level, game.seed)
             for seat, level in enumerate(self.levels)
         )
         self.lay_out(game, cpus)

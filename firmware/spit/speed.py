@@ -8,6 +8,11 @@ pile 1 player 2's. Nobody takes turns: a hand card goes onto either centre pile 
 its rank is one above or below the pile's top (round the ace; suits never read), and
 the emptied slot is filled from the player's draw pile at once.
 
+The game reads as Spit's does to the device's controls, CPU seats and screens (the same
+names, ``spit.rules.Game``'s): a hand slot is a ``stock`` slot of at most one card, the
+draw pile is the player's ``pack`` and the centre piles are the ``middle``. A game is
+one round: ``round`` turns 1 when it ends.
+
 An action is a small int, as in ``spit.rules``:
 
     play(player, slot, pile)   a hand card onto a centre pile
@@ -30,7 +35,8 @@ True
 
 from micropython import const
 
-from spit.cards import DECK_SIZE, FITS, rank, take_last, with_room
+from spit.cards import ALL, DECK_SIZE, FITS, rank, take_last, with_room
+from spit.options import SPEED_WORD, Options
 from spit.rng import Rng
 from spit.rules import (
     NO_CARD,
@@ -53,7 +59,8 @@ FLIP_ACTION = const(FLIP << 9)
 HAND = const(5)  # a hand's slots
 DRAW = const(15)  # the cards each draw pile is dealt
 SPARES = const(5)  # the replacements each stack is dealt
-EMPTY = const(-1)  # a hand slot with no card
+GAME_ACTIONS = const(128)  # room in a game's history: twice the longest of 4,000 self-play games
+_SETTINGS = ("match", "quick", "counts")  # the settings Speed keeps (``Game``)
 
 # Why an action is refused, as the player is told (besides ``spit.rules``' reasons).
 NOT_STUCK = "you can still play"
@@ -108,72 +115,103 @@ class Game:
 
     ``seed`` fixes the deal (five to each hand, fifteen to each draw pile, five to each
     replacement stack, two to the middle) and every later shuffle of the centre piles.
+    ``options`` (``spit.options.Options``) are the device's settings, of which Speed
+    keeps those that are not Spit's rules: the match, quick play and the pile counts.
     """
 
     NAME = "speed"
 
-    def __init__(self, seed):
+    def __init__(self, seed, options=None):
         self.seed = seed
-        self.options = None  # Speed has none
+        self.options = Options()
+        for name in _SETTINGS:
+            self.options.set(name, (options or self.options).get(name))
+        self.word = SPEED_WORD  # what the players call, and the screens say, for SPIT
         self.rng = Rng(seed)
         cards = list(range(DECK_SIZE))
         self.rng.shuffle(cards)
-        self.hand = [[EMPTY] * HAND, [EMPTY] * HAND]
-        self.draw = [with_room(DECK_SIZE), with_room(DECK_SIZE)]
+        self.slots = HAND
+        self.stock = [[with_room(1) for _ in range(HAND)] for _ in range(2)]
+        self.face_up = [[1] * HAND, [1] * HAND]  # a hand's card is face up
+        self.pack = [with_room(DECK_SIZE), with_room(DECK_SIZE)]  # the draw piles
         self.spares = [with_room(DECK_SIZE), with_room(DECK_SIZE)]
-        self.piles = [with_room(DECK_SIZE), with_room(DECK_SIZE)]
+        self.middle = [with_room(DECK_SIZE), with_room(DECK_SIZE)]
         self._middle = [cards[-2], cards[-1]]  # face down until the opening flip
         at = 0
         for player in (0, 1):
             for slot in range(HAND):
-                self.hand[player][slot] = cards[at + slot]
+                self.stock[player][slot].append(cards[at + slot])
             at += HAND
-        for stack in (self.draw[0], self.draw[1]):
+        for stack in (self.pack[0], self.pack[1]):
             stack.extend(cards[at : at + DRAW])
             at += DRAW
         for stack in (self.spares[0], self.spares[1]):
             stack.extend(cards[at : at + SPARES])
             at += SPARES
         self.phase = PHASE_READY
+        self.round = 0
+        self.last_round = None  # no round result: a game is one round
+        self.cleared = -1
+        self.deals_later = False  # never deals again: read by the device's table
         self.plays = 0
         self.flips = 0
         self.reshuffles = 0
         self.last_player = -1  # who played the last card (a stall's tie goes to them)
-        self.history = []
+        self.history = with_room(GAME_ACTIONS)
+        self._gathered = with_room(DECK_SIZE)  # ``_gather``'s
         self._outcome = None
 
     # -- reading the table --------------------------------------------------
 
     def top(self, pile):
-        """The top card of a centre pile, or None before the opening flip."""
-        cards = self.piles[pile]
-        return cards[-1] if cards else None
+        """The top card of a centre pile, or -1 before the opening flip."""
+        cards = self.middle[pile]
+        return cards[-1] if cards else -1
+
+    def stock_top(self, player, slot):
+        """The card in a hand slot, or -1 for an empty one."""
+        cards = self.stock[player][slot]
+        return cards[-1] if cards else -1
+
+    def stock_count(self, player):
+        """The cards in a player's hand."""
+        count = 0
+        for cards in self.stock[player]:
+            count += len(cards)
+        return count
 
     def held(self, player):
         """The cards a player still holds: hand and draw pile."""
-        count = len(self.draw[player])
-        for card in self.hand[player]:
-            count += card != EMPTY
-        return count
+        return self.stock_count(player) + len(self.pack[player])
+
+    def one_pile(self):
+        return False
+
+    def pile_count(self):
+        return 2
+
+    def spitter_count(self):
+        """The cards a flip turns up: one from each replacement stack."""
+        return 2
 
     def card_count(self):
         """Every card on the table: 52 at all times."""
         count = len(self._middle)
         for player in (0, 1):
             count += self.held(player) + len(self.spares[player])
-            count += len(self.piles[player])
+            count += len(self.middle[player])
         return count
 
     def fits(self, card, pile):
         top = self.top(pile)
-        return top is not None and FITS[top] >> rank(card) & 1 == 1
+        return top >= 0 and FITS[top] >> rank(card) & 1 == 1
 
     def can_play(self, player):
         """True when a card in ``player``'s hand fits a centre pile."""
         if self.phase != PHASE_PLAY:
             return False
-        for card in self.hand[player]:
-            if card != EMPTY and (self.fits(card, 0) or self.fits(card, 1)):
+        for cards in self.stock[player]:
+            if cards and (self.fits(cards[0], 0) or self.fits(cards[0], 1)):
                 return True
         return False
 
@@ -185,6 +223,12 @@ class Game:
         if self.phase != PHASE_PLAY or self.is_out(0) or self.is_out(1):
             return False
         return not self.can_play(0) and not self.can_play(1)
+
+    def own_call(self, player):
+        """The action ``player``'s SPIT makes alone: the call of the game's name once
+        their hand and draw pile are empty; else -1 (a call for the flip, which waits
+        for the other player's)."""
+        return out(player) if self.phase == PHASE_PLAY and self.is_out(player) else -1
 
     def outcome(self):
         """None while the game goes on, then an ``Outcome``."""
@@ -198,16 +242,9 @@ class Game:
         kind = action >> 9
         player = (action >> 8) & 1
         if kind == PLAY:
-            slot = (action >> 4) & 15
-            pile = action & 15
-            if slot >= HAND:
-                raise InvalidActionError("no hand slot %d" % slot)
-            if pile > 1:
-                raise IllegalActionError(NO_PILE)
-            self._require(self.phase == PHASE_PLAY, NOT_NOW)
-            card = self.hand[player][slot]
-            self._require(card != EMPTY, NO_CARD)
-            self._require(self.fits(card, pile), NO_FIT)
+            reason = self.play_refusal(action)
+            if reason is not None:
+                raise IllegalActionError(reason)
         elif kind == FLIP:
             self._require(action == FLIP_ACTION, NOT_NOW)
             if self.phase != PHASE_READY:
@@ -218,6 +255,22 @@ class Game:
             self._require(self.is_out(player), CARDS_LEFT)
         else:
             raise InvalidActionError("no such action: %d" % action)
+
+    def play_refusal(self, action):
+        """Why a play is refused now, or None if it is allowed; ``InvalidActionError``
+        for a slot that does not exist."""
+        slot = (action >> 4) & 15
+        pile = action & 15
+        if slot >= HAND:
+            raise InvalidActionError("no hand slot %d" % slot)
+        if pile > 1:
+            return NO_PILE
+        if self.phase != PHASE_PLAY:
+            return NOT_NOW
+        cards = self.stock[(action >> 8) & 1][slot]
+        if not cards:
+            return NO_CARD
+        return None if self.fits(cards[0], pile) else NO_FIT
 
     def is_legal(self, action):
         try:
@@ -250,61 +303,85 @@ class Game:
         elif kind == FLIP:
             self._flip()
         else:
-            self._outcome = _ENDS[CALLED][player]
-            self.phase = PHASE_OVER
+            self._end(_ENDS[CALLED][player])
         self.history.append(action)
 
+    def try_play(self, action):
+        """Make a play if it is allowed now and return None, else return why not with
+        nothing changed: made on every press, with no exception to raise."""
+        reason = self.play_refusal(action)
+        if reason is None:
+            self._play((action >> 8) & 1, (action >> 4) & 15, action & 15)
+            self.history.append(action)
+        return reason
+
+    def move_if_allowed(self, action):
+        """Speed has no moves between hand slots: nothing changes (False)."""
+        return False
+
     def _play(self, player, slot, pile):
-        hand = self.hand[player]
-        self.piles[pile].append(hand[slot])
-        draw = self.draw[player]
-        hand[slot] = take_last(draw) if draw else EMPTY
+        cards = self.stock[player][slot]
+        self.middle[pile].append(take_last(cards))
+        draw = self.pack[player]
+        if draw:
+            cards.append(take_last(draw))
         self.plays += 1
         self.last_player = player
 
     def _flip(self):
         if self.phase == PHASE_READY:
-            self.piles[0].append(self._middle[0])
-            self.piles[1].append(self._middle[1])
-            del self._middle[:]
+            self.middle[0].append(self._middle[0])
+            self.middle[1].append(self._middle[1])
+            del self._middle[ALL]
             self.phase = PHASE_PLAY
             return
         spent = not self.spares[0] or not self.spares[1]
         if spent and not self._gather():
             self._stall()
             return
-        self.piles[0].append(take_last(self.spares[0]))
-        self.piles[1].append(take_last(self.spares[1]))
+        self.middle[0].append(take_last(self.spares[0]))
+        self.middle[1].append(take_last(self.spares[1]))
         self.flips += 1
 
     def _gather(self):
         """The replacements spent: the centre piles under their tops, and any
-        replacement left, shuffled into two new stacks; False if fewer than two."""
-        cards = []
-        for pile in self.piles:
-            cards.extend(pile[:-1])
-            del pile[:-1]
+        replacement left, shuffled into two new stacks; False if fewer than two. In
+        lists made with the game: a flip in play allocates nothing."""
+        cards = self._gathered
+        for pile in self.middle:
+            top = take_last(pile)
+            cards.extend(pile)
+            del pile[ALL]
+            pile.append(top)
         for stack in self.spares:
             cards.extend(stack)
-            del stack[:]
-        if len(cards) < 2:
+            del stack[ALL]
+        count = len(cards)
+        if count < 2:
             for card in cards:  # back under the top: nothing is lost
-                self.piles[0].insert(0, card)
+                self.middle[0].insert(0, card)
+            del cards[ALL]
             return False
         self.rng.shuffle(cards)
-        half = (len(cards) + 1) // 2
-        self.spares[0].extend(cards[:half])
-        self.spares[1].extend(cards[half:])
+        half = (count + 1) // 2
+        for i in range(count):
+            self.spares[0 if i < half else 1].append(cards[i])
+        del cards[ALL]
         self.reshuffles += 1
         return True
 
     def _stall(self):
         """Nobody can play and no replacement is left: the player holding fewer cards
         wins; with as many, the one who played the last card."""
-        held = (self.held(0), self.held(1))
-        winner = 0 if held[0] < held[1] else 1 if held[1] < held[0] else self.last_player
-        self._outcome = _ENDS[FEWER_CARDS][max(winner, 0)]
+        first = self.held(0)
+        second = self.held(1)
+        winner = 0 if first < second else 1 if second < first else self.last_player
+        self._end(_ENDS[FEWER_CARDS][max(winner, 0)])
+
+    def _end(self, outcome):
+        self._outcome = outcome
         self.phase = PHASE_OVER
+        self.round = 1
 
     def _require(self, condition, reason):
         if not condition:

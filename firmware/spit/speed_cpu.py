@@ -10,7 +10,8 @@ flip when nobody can play, and calls the game when its hand and draw pile are em
 Every draw comes from the CPU's own generator, ``derive(seed, salt)`` of the game seed, so
 the CPU never disturbs the deal and a seed replays exactly. The driver calls
 ``look(game, now)`` whenever the table changes and ``done()`` once the planned action has
-been tried:
+been tried. On the device a look is spread over passes as Spit's is (``spit.cpu``):
+``glance(game, now)`` draws the next reaction ahead in one pass and looks in another.
 
 >>> from spit.speed import FLIP_ACTION, Game
 >>> cpu = SpeedCpu(0, "quick", seed=3)
@@ -24,7 +25,8 @@ from spit.cards import adjacent
 from spit.cpu import Level, level_named, reaction_draw
 from spit.rng import derive
 from spit.rules import PHASE_PLAY, PHASE_READY
-from spit.speed import EMPTY, FLIP_ACTION, HAND, out, play
+from spit.speed import FLIP_ACTION, HAND, out, play
+from spit.ticks import ticks_add, ticks_diff
 
 # Salt of a seat's generator: seat 0 draws from derive(seed, _SALT), seat 1 from _SALT + 1.
 _SALT = const(0x5BED)
@@ -43,27 +45,56 @@ class SpeedCpu:
         self.careful = True
         self.action = None
         self.due = 0
+        self.changed = False  # what the last finished look decided
+        # The next reaction and care, drawn ahead (-1: not drawn yet): the draws come in
+        # the same order either way, so a seed plays the same.
+        self._next_ms = -1
+        self._next_careful = True
 
     def look(self, game, now):
         """Look at the table at ``now`` (ms); True if the CPU changed its mind. The same
         choice keeps its time; a new one starts a fresh reaction, which also draws how
-        careful the CPU is, so it looks again before it settles. A hand already moving
+        careful the CPU is, and is chosen again with that care. A hand already moving
         (due within ``HAND_MS``) is not stopped."""
-        if self.action is not None and self.due - now <= HAND_MS:
-            return False
+        while not self.glance(game, now):
+            pass
+        return self.changed
+
+    def looking(self):
+        """The next reaction is still to draw: the next ``glance`` draws it."""
+        return self._next_ms < 0
+
+    def glance(self, game, now):
+        """A look at ``now`` (ms); True once it is made, with ``changed`` set as ``look``
+        returns it. None: the glance drew the next reaction ahead, and did nothing else."""
+        if self._next_ms < 0:
+            self._next_careful = self.rng.below(1000) < self.level.care
+            self._next_ms = reaction_draw(self.level, self.rng)
+            return None
+        self.changed = False
+        if self.action is not None and ticks_diff(self.due, now) <= HAND_MS:
+            return True
         action = self.choose(game)
         if action == self.action:
-            return False
+            return True
         if action is not None:
-            self.careful = self.rng.below(1000) < self.level.care
-            self.due = now + reaction_draw(self.level, self.rng)
-            action = self.choose(game)  # with the care just drawn
+            careful = self.careful
+            self.careful = self._next_careful
+            self.due = ticks_add(now, self._next_ms)
+            self._next_ms = -1
+            if self.careful != careful:  # the same care sees the same table alike
+                action = self.choose(game)
         self.action = action
+        self.changed = True
         return True
 
     def done(self):
         """The planned action has been tried; the next look plans afresh."""
         self.action = None
+
+    def wants_spit(self, game):
+        """The flip still wanted: the opening, or nobody can play (``spit.table``)."""
+        return game.phase == PHASE_READY or game.is_stuck()
 
     def choose(self, game):
         """The action the CPU would take now, or None to wait. Draws nothing."""
@@ -76,12 +107,12 @@ class SpeedCpu:
             return out(seat)
         if game.is_stuck():
             return FLIP_ACTION
-        hand = game.hand[seat]
+        hand = game.stock[seat]
         first = None
         for slot in range(HAND):
-            card = hand[slot]
-            if card == EMPTY:
+            if not hand[slot]:
                 continue
+            card = hand[slot][0]
             for pile in (0, 1):
                 if not game.fits(card, pile):
                     continue
@@ -97,7 +128,6 @@ class SpeedCpu:
 def _opens(hand, played, card):
     """True when another card in ``hand`` fits ``card``, the top it would make."""
     for slot in range(HAND):
-        other = hand[slot]
-        if slot != played and other != EMPTY and adjacent(card, other):
+        if slot != played and hand[slot] and adjacent(card, hand[slot][0]):
             return True
     return False

@@ -44,7 +44,7 @@ from spit.layout import (
     SETTINGS_PITCH,
     SETTINGS_ROWS,
 )
-from spit.options import WORDS
+from spit.options import CALLS
 from spit.pace import HEAP
 from spit.pen import DIM, HIGHLIGHT, WHITE
 from spit.rows import Rows
@@ -70,12 +70,13 @@ _CLEARED = (
 )
 _SLAPPED = ("P1 slapped first", "P1 CPU slapped first", "P2 slapped first", "P2 CPU slapped first")
 _WINS = ("P1 WINS", "P2 WINS")
-_SHOWN = const(5)  # the most values a screen shows
+_GAME_CHOICE = "L/R: Spit or Speed"
+_SHOWN = const(6)  # the most values a screen shows
 # The values whose items are copied, and room for them, by the value's place: the
 # settings' rows or the self-test's counts; its ages or a margin's codes; its bins or the
 # games; the reaction times or its lines; the seats.
 _COPIED = (list, bytearray)
-_ROOM = (16, 20, 16, 6, 2)
+_ROOM = (16, 20, 16, 6, 2, 0)
 _SETTINGS_X = const(48)
 
 
@@ -107,7 +108,7 @@ class StaticScreens(Rows):
     def __init__(self, renderer, pen):
         super().__init__(renderer, pen)
         self._press = {}  # each word's "press" line, made once
-        for word in WORDS:
+        for word in CALLS:
             self._press[word] = "press " + word
         self._composers = {
             screens.TITLE: _title_row,
@@ -137,7 +138,7 @@ class StaticScreens(Rows):
         self.backdrop_due = False  # the self-test's bars and corners: after a clear
         self.self_test_due = None  # and the rest of its state (``self_test_screen.prepare``)
         self.histogram_shows = None
-        for word in WORDS:  # big text of every size the screens show
+        for word in CALLS:  # big text of every size the screens show
             self.big_size(len(word), BIG_TEXT_SCALE)
         self.big_size(1, COUNTDOWN_SCALE)
         self.big_size(2, 2, 6)
@@ -151,7 +152,8 @@ class StaticScreens(Rows):
     # heap (``tests/test_frames.py``).
 
     def title(self, word, seed, share=None):
-        """The title: the game's name, "press SPIT" and the match seed."""
+        """The title: the game's name (its word), "press SPIT", how to choose the other
+        game and the match seed."""
         self._values[0] = word
         self._values[1] = seed
         self._share = share
@@ -195,14 +197,18 @@ class StaticScreens(Rows):
         self._share = share
         self._show(screens.ROUND_RESULT)
 
-    def game_over(self, winner, reason, games, cpu_seats=(False, False), seed=-1, share=None):
+    def game_over(
+        self, winner, reason, games, cpu_seats=(False, False), seed=-1, reactions=(), share=None
+    ):
         """A game won: the winner, why (``Outcome.reason``), games won by each player,
-        and the match's seed (which deals the same games again)."""
+        the reaction times (as for ``round_result``) and the match's seed (which deals
+        the same games again)."""
         self._values[0] = winner
         self._values[1] = reason
-        self._values[2] = games
-        self._values[3] = cpu_seats
-        self._values[4] = seed
+        self._values[2] = cpu_seats
+        self._values[3] = reactions
+        self._values[4] = games
+        self._values[5] = seed
         self._share = share
         self._show(screens.GAME_OVER)
 
@@ -259,6 +265,7 @@ class StaticScreens(Rows):
             and shown[2] is values[2]
             and shown[3] is values[3]
             and shown[4] is values[4]
+            and shown[5] is values[5]
             and self.renderer.screen == screen
         ):
             self.renderer.busy = False
@@ -369,7 +376,7 @@ _VALUES = {
     screens.READY: 4,
     screens.COUNTDOWN: 1,
     screens.ROUND_RESULT: 4,
-    screens.GAME_OVER: 5,
+    screens.GAME_OVER: 6,
     screens.MATCH_RESULT: 5,
     screens.ERROR: 1,
     screens.SELF_TEST: 4,
@@ -464,8 +471,12 @@ def _title_row(screens, k):
         screens.begin(-1, HALF_Y + 56, WHITE)
         screens.put(screens._press[word])
         screens.end()
+    elif k == 3:
+        screens.begin(-1, HALF_Y + 56 + ROW_PITCH, DIM)
+        screens.put(_GAME_CHOICE)
+        screens.end()
     else:
-        return k == 3 and screens.seed_row(seed, HALF_Y + 56 + 2 * ROW_PITCH, DIM)
+        return k == 4 and screens.seed_row(seed, HALF_Y + 56 + 2 * ROW_PITCH, DIM)
     return True
 
 
@@ -596,8 +607,9 @@ def _timed_player(screens, i, n):
 
 
 def _game_over_row(screens, k):
-    """Who won, big, then why, the games score and the seed."""
-    winner, reason, cpus = screens.shown[0], screens.shown[1], screens.shown[3]
+    """Who won, big, then why, the games score, the reaction lines and the seed."""
+    winner, reason, cpus = screens.shown[0], screens.shown[1], screens.shown[2]
+    lines = (_timed_player(screens, 3, 0) >= 0) + (_timed_player(screens, 3, 1) >= 0)
     if k < 2:
         _wins_row(screens, k, winner)
     elif k == 2:
@@ -608,10 +620,14 @@ def _game_over_row(screens, k):
         screens.end()
     elif k == 3:
         screens.begin(-1, HALF_Y + 4 + 4 * ROW_PITCH, WHITE)
-        screens.score(screens.shown[2], cpus)
+        screens.score(screens.shown[4], cpus)
         screens.end()
+    elif k < 4 + lines:
+        return _reaction_row(screens, 3, k - 4, k + 1)
     else:
-        return k == 4 and screens.seed_row(screens.shown[4], HALF_Y + 4 + 5 * ROW_PITCH, WHITE)
+        return k == 4 + lines and screens.seed_row(
+            screens.shown[5], HALF_Y + 4 + (5 + lines) * ROW_PITCH, WHITE
+        )
     return True
 
 

@@ -46,7 +46,8 @@ class TranscriptError(ValueError):
 
 class Transcript:
     """Seed, options, actions and (optionally) each action's press time, of a game of
-    ``game``: ``"spit"`` or ``"speed"`` (whose options are None)."""
+    ``game``: ``"spit"`` or ``"speed"`` (whose transcripts have no options: read, they
+    are None)."""
 
     # The device keeps a game's transcript only up to 64 KiB (the longest of 200
     # self-play games was 21 KiB): a file far beyond that is no transcript, and the

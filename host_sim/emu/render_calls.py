@@ -99,8 +99,8 @@ def run(level, max_passes, title_passes, skip_us, regions, direct_calls):
             0, (2, 1), (False, False), [612, 401, 388, 701, 701, 650], 1234
         ),
         lambda: renderer.screens.error("MemoryError: memory allocation failed, allocating 4 KB"),
-        lambda: renderer.screens.settings(handheld.controller.settings_rows(), 0),
-        lambda: renderer.screens.settings(handheld.controller.settings_rows(), 1),
+        lambda: renderer.screens.settings(handheld.controller.settings.read(), 0),
+        lambda: renderer.screens.settings(handheld.controller.settings.read(), 1),
         lambda: renderer.screens.self_test(presses, ages, bins, lines),
         lambda: renderer.screens.self_test(presses, later, bins, lines),
     )
