@@ -28,6 +28,10 @@ MARGINS = {
     "emu_engine_step_us": 425,
     "emu_pio_stamp_error_ns": 850,
     "emu_min_ordered_gap_us": 85,
+    "emu_speed_main_loop_pass_max_us": 1_700,
+    "emu_speed_press_to_commit_max_us": 2_550,
+    "emu_speed_press_to_pixel_us": 4_250,
+    "emu_speed_engine_step_us": 425,
 }
 
 

@@ -1,4 +1,4 @@
-"""``make sim``: play Spit on the laptop through the firmware's own modules.
+"""``make sim``: play Spit or Speed on the laptop through the firmware's own modules.
 
 Keys press fake button pins; the firmware's IRQ capture, debounce, arbiter, controls,
 rules, renderer and display driver do the rest, exactly as on the device. The window
@@ -6,8 +6,9 @@ rules, renderer and display driver do the rest, exactly as on the device. The wi
 terminal view plays the same game. ``--headless`` plays the CPU against itself in
 simulated time and prints one JSON line per game; ``--replay`` plays a transcript back.
 
-    python -m host_sim [--p1 human|cpu:LEVEL] [--p2 ...] [--seed S] [rule flags]
-    python -m host_sim --headless --games 3 --seed 7
+    python -m host_sim [--game spit|speed] [--p1 human|cpu:LEVEL] [--p2 ...] [--seed S]
+        [rule flags]
+    python -m host_sim --headless --games 3 --seed 7 --game speed
     python -m host_sim --replay transcripts/game-3.txt --pace 4
 """
 
@@ -16,6 +17,8 @@ import os
 import random
 import sys
 
+from spit import textview
+from spit.options import Options
 from spit.transcript import Transcript, TranscriptError
 
 from host_sim.sim_device import HUMAN, Device, Pacer, SimulatedClock, seats_note
@@ -43,7 +46,9 @@ def run_headless(args, out=None, err=None):
         seed = draw_seed()
         print("seed %d (drawn; --seed %d plays these games again)" % (seed, seed), file=err)
     clock = SimulatedClock()
-    device = Device(clock, args.options, seed, (args.p1, args.p2), True, args.record)
+    device = Device(
+        clock, args.options, seed, (args.p1, args.p2), True, args.record, game=args.game
+    )
     printed = 0
     # A game's transcript is written at the break after its game-over screen: the run
     # goes on until the last game's has come.
@@ -68,12 +73,9 @@ class Play:
         self.replay_name = args.replay
         if args.replay is not None:
             transcript, self.seats, wins, match_seed = args.transcript
-            self.device = Device(
-                self.clock, transcript.options, transcript.seed, screen=screen, title=True
-            )
-            self.device.start_game(
-                transcript.seed, transcript.options, wins, self.seats, match_seed
-            )
+            # The transcript's game and options come with its deal (``start_game``).
+            self.device = Device(self.clock, Options(), transcript.seed, screen=screen, title=True)
+            self.device.start_game(transcript, wins, self.seats, match_seed)
             self.replay = Replay(transcript, self.device)
             self.seed = transcript.seed
         else:
@@ -88,6 +90,7 @@ class Play:
                 screen,
                 RECORD_DIR if args.record is None else args.record,
                 title=HUMAN in self.seats,
+                game=args.game,
             )
         self._tail = 0
         self.pacer = Pacer(self.device, self.clock, args.pace, self._before_step)
@@ -103,12 +106,14 @@ class Play:
                 self.pacer.frozen = True
 
     def status(self):
-        """Lines about the run, for beside the device."""
+        """Lines about the run, for beside the device: the game chosen (on the title, L/R
+        choose another), the seed, the seats, the replay and the pace."""
         seats = " vs ".join(
             "P%d %s" % (p + 1, seat if seat == HUMAN else "CPU " + seat)
             for p, seat in enumerate(self.seats)
         )
-        lines = ["seed %d" % self.seed, seats]
+        game = textview.game_title(self.device.controller.saved.game)
+        lines = ["game: " + game, "seed %d" % self.seed, seats]
         replay = self.replay
         if replay is not None:
             lines.append(

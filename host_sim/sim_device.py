@@ -18,8 +18,8 @@ from drivers.transcripts import Transcripts
 from handheld import Handheld
 from spit import textview
 from spit.cpu import LEVEL_NAMES
+from spit.options import GAMES
 from spit.render import Renderer
-from spit.rules import Game
 from spit.savedata import PERSON, SaveData
 from spit.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 
@@ -28,6 +28,8 @@ from host_sim.display.wiring import wired_display
 HUMAN = "human"
 PRESS_US = 40_000  # a tap: how long a key the view cannot see released holds its button
 SEATS_NOTE = "# simulator seats "  # a comment line the simulator adds to its transcripts
+# What each game counts besides its plays, in the headless lines (``Device.finished``).
+COUNTED = {GAMES[0]: ("spits", "slaps"), GAMES[1]: ("flips", "reshuffles")}
 
 
 class SimulatedClock:
@@ -45,10 +47,11 @@ class SimulatedClock:
 
 class Device:
     """Constructor: ``Device(clock, options, seed, seats=(HUMAN, HUMAN), screen=False,
-    record=None, title=False)``: ``clock`` gives ``ticks_us``; ``seats`` are ``HUMAN`` or
-    a CPU level; ``screen`` draws onto a virtual panel (``virtual``); ``record`` is a
-    folder that keeps every finished game's transcript; ``title`` starts on the title
-    screen as at power-on, else a match is laid out at once.
+    record=None, title=False, game="spit")``: ``clock`` gives ``ticks_us``; ``seats`` are
+    ``HUMAN`` or a CPU level; ``screen`` draws onto a virtual panel (``virtual``);
+    ``record`` is a folder that keeps every finished game's transcript; ``title`` starts
+    on the title screen as at power-on, else a match is laid out at once; ``game`` is
+    the game chosen (``spit.options.GAMES``), as the saved settings keep it.
 
     Methods: ``press(button)`` / ``release(button)``, ``tap(button, us=PRESS_US)``,
     ``step()`` (one pass of the main loop), ``lines()`` (the table as text).
@@ -66,6 +69,7 @@ class Device:
         screen=False,
         record=None,
         title=False,
+        game=GAMES[0],
     ):
         self.clock = clock
         self.seed = seed
@@ -73,6 +77,7 @@ class Device:
         self.pins = hardware_setup.button_pins()  # in button-id order
         self.buttons = IrqButtons(self.pins, clock)
         saved = SaveData()
+        saved.game = game
         saved.options = options
         saved.seats = [PERSON if seat == HUMAN else seat for seat in seats]
         self.virtual = None
@@ -145,47 +150,49 @@ class Device:
     def lines(self):
         table = self.session.table
         match = self.session.match
-        return textview.lines(
-            table.game, table.controls, match.options.word, self.last_event, match.wins
-        )
+        return textview.lines(table.game, table.controls, self.last_event, match.wins)
 
     def screen_name(self):
         """Which of the device's screens shows, in a player's words."""
         return self.controller.screen_name()
 
-    def start_game(self, seed, options, wins=(0, 0), seats=(HUMAN, HUMAN), match_seed=None):
-        """Lay out the game of ``seed`` and ``options`` as the match's next game, with
-        nobody but the pins playing it (a replay); ``wins`` are the games already won and
-        ``seats`` who the screens name in each seat (a CPU seat does not play)."""
+    def start_game(self, transcript, wins=(0, 0), seats=(HUMAN, HUMAN), match_seed=None):
+        """Lay out the deal of ``transcript`` (a ``spit.transcript.Transcript``: its game,
+        seed and options) as the match's next game, with nobody but the pins playing it
+        (a replay); ``wins`` are the games already won and ``seats`` who the screens name
+        in each seat (a CPU seat does not play)."""
         saved = self.handheld.saved
-        saved.options = options
+        saved.game = transcript.game
+        if transcript.options is not None:  # Speed's keep none: the device's settings stay
+            saved.options = transcript.options
         saved.games = list(wins)
         saved.seats = [PERSON if seat == HUMAN else seat for seat in seats]
         controller = self.controller
         if match_seed is not None:
             controller.seed = match_seed  # the game over screen shows it as it was
         controller.new_match(self.clock())
-        controller.session.lay_out(Game(seed, options))
+        session = controller.session
+        session.lay_out(session.match.rules(transcript.seed, saved.options))
 
     def _event(self, event, player, detail):
         self.last_event = textview.event_text(event, player, detail)
 
     def _game_over(self, game, match):
         outcome = game.outcome()
-        self.finished.append(
-            {
-                "seed": self.seed,
-                "game": len(self.finished) + 1,
-                "game_seed": game.seed,
-                "winner": outcome.winner + 1,
-                "reason": outcome.reason,
-                "rounds": game.round,
-                "plays": game.plays,
-                "spits": game.spits,
-                "slaps": game.slaps,
-                "match": list(match.wins),
-            }
-        )
+        result = {
+            "seed": self.seed,
+            "game": len(self.finished) + 1,
+            "game_name": game.NAME,
+            "game_seed": game.seed,
+            "winner": outcome.winner + 1,
+            "reason": outcome.reason,
+            "rounds": game.round,
+            "plays": game.plays,
+        }
+        for name in COUNTED[game.NAME]:
+            result[name] = getattr(game, name)
+        result["match"] = list(match.wins)
+        self.finished.append(result)
 
 
 class _Recorder:

@@ -1,4 +1,4 @@
-"""The simulator's command line: seats, seed, rule options, pace, scale, modes.
+"""The simulator's command line: the game, seats, seed, rule options, pace, scale, modes.
 
 Every error is one line naming the flag and the problem, exit status 2
 (``host_sim: error: --seed: 'x' is not a whole number``); ``--help`` is the whole usage.
@@ -7,7 +7,8 @@ Every error is one line naming the flag and the problem, exit status 2
 import argparse
 
 from spit.cpu import LEVEL_NAMES
-from spit.options import CHOICES, Options
+from spit.options import CHOICES, GAMES, Options
+from spit.speed import KEPT_OPTIONS as SPEED_OPTIONS  # the others are Spit's rules
 
 from host_sim.flags import OneLineParser
 from host_sim.sim_device import HUMAN
@@ -67,9 +68,17 @@ def parser():
     parse = OneLineParser(
         prog="python -m host_sim",
         name="host_sim",
-        description="Play Spit on the simulated handheld: a window, the terminal, or headless.",
+        description=(
+            "Play Spit or Speed on the simulated handheld: a window, the terminal, or headless."
+        ),
         epilog="\n".join(help_lines() + ["F1 (the terminal: ?) shows the keys, Esc quits."]),
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    games = "|".join(GAMES)
+    parse.add_argument(
+        "--game",
+        choices=GAMES,
+        help="the game: %s (default %s; L/R switch it on the title)" % (games, GAMES[0]),
     )
     seats = "human, cpu or cpu:LEVEL (%s)" % "|".join(LEVEL_NAMES)
     parse.add_argument("--p1", type=seat, help="player 1 (bottom): %s; default human" % seats)
@@ -84,7 +93,9 @@ def parser():
     where = "where finished games' transcripts go (%s; '' for nowhere)" % RECORD_DIR
     parse.add_argument("--record", metavar="DIR", help=where)
     parse.add_argument("--shots", metavar="DIR", help="where F12 screenshots go (%s)" % SHOTS_DIR)
-    rules = parse.add_argument_group("rule options (default first)")
+    rules = parse.add_argument_group(
+        "rule options (default first; Speed takes only %s)" % _flags(SPEED_OPTIONS)
+    )
     for name, values in CHOICES:
         rules.add_argument("--" + name, choices=values, help="|".join(values))
     return parse
@@ -104,24 +115,40 @@ def parse_args(argv=None):
     if args.replay is not None:
         given = [
             flag
-            for flag, value in (("--p1", args.p1), ("--p2", args.p2), ("--seed", args.seed))
+            for flag, value in (
+                ("--game", args.game),
+                ("--p1", args.p1),
+                ("--p2", args.p2),
+                ("--seed", args.seed),
+            )
             if value is not None
         ] + ["--" + name for name in rules]
         if given:
             parse.error(
-                "--replay takes seed, options and seats from the transcript, not %s"
+                "--replay takes the game, seed, options and seats from the transcript, not %s"
                 % " ".join(given)
             )
         if args.headless:
             parse.error("--replay plays a game back on screen: drop --headless")
+    spit_rules = ["--" + name for name in rules if name not in SPEED_OPTIONS]
+    if args.game == GAMES[1] and spit_rules:
+        parse.error(
+            "--game speed does not use Spit's rules: %s (Speed takes %s)"
+            % (" ".join(spit_rules), _flags(SPEED_OPTIONS))
+        )
     if args.headless:
         args.p1 = args.p1 or DEFAULT_CPU
         args.p2 = args.p2 or DEFAULT_CPU
         args.games = args.games or 1
     args.p1, args.p2 = _seats(args)
+    args.game = args.game or GAMES[0]
     args.pace = args.pace or 1.0
     args.options = Options(**{name: getattr(args, name) or values[0] for name, values in CHOICES})
     return args
+
+
+def _flags(names):
+    return ", ".join("--" + name for name in names)
 
 
 def _seats(args):

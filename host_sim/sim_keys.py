@@ -41,6 +41,7 @@ def how_lines():
         "Cn then L/R plays a card (quick=on: Cn alone when it fits one pile);",
         "Cn then an empty Cm fills a gap; the card in hand again puts it back.",
         "SPIT calls spit (again: withdraw); after a round L/R slap.",
+        "On the title L/R switch the game, Spit or Speed (whose SPIT calls SPEED).",
         "Hold SPIT 2 s between games for the settings.",
     ]
 

@@ -4,7 +4,9 @@ Each word of the transcript becomes the presses that make it now (the firmware's
 ``Controls.presses_for``: the keys the CPU seats press), pressed on the device's pins at the
 recorded pace: the gap between two words' press times (``@`` times; 0.6 s apart when
 there are none, and never more than 9.5 s, less than the slap time limit). Whatever
-the firmware then applies is checked against the transcript word by word.
+the firmware then applies is checked against the transcript word by word. Speed's
+transcripts play back alike: its flip is Spit's spit (``SPIT_ACTION``, both call) and a
+player's call of the game is their SPIT (``presses_for``).
 
 Constructor: ``Replay(transcript, device)``; call ``update()`` before every
 ``device.step()``. Attributes: ``done`` (every word applied), ``error`` (why the
@@ -14,7 +16,6 @@ replay stopped, or None), ``made`` (words applied so far), ``total``.
 from spit import keys
 from spit.rules import PHASE_PLAY, PHASE_READY, SPIT_ACTION, player_of
 from spit.ticks import ticks_add, ticks_diff
-from spit.transcript import action_word
 
 PACE_US = 600_000  # between words of a transcript without press times
 MAX_GAP_US = 9_500_000
@@ -27,6 +28,7 @@ STALL_US = 15_000_000  # a word not applied this long after its presses: the rep
 
 class Replay:
     def __init__(self, transcript, device):
+        self.word_of = transcript.word
         self.actions = transcript.actions
         self.times = transcript.times
         self.device = device
@@ -54,7 +56,7 @@ class Replay:
             if i >= self.total or history[i] != self.actions[i]:
                 self._stop(
                     "word %d: the device made %s where the transcript has %s"
-                    % (i + 1, action_word(history[i]), self._word(i))
+                    % (i + 1, self.word_of(history[i]), self._word(i))
                 )
                 return
             self.made += 1
@@ -69,7 +71,7 @@ class Replay:
         self._press_due(now)
 
     def _word(self, i):
-        return action_word(self.actions[i]) if i < self.total else "nothing"
+        return self.word_of(self.actions[i]) if i < self.total else "nothing"
 
     def _gap(self, i):
         if self.times is None or i == 0:

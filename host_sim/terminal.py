@@ -14,6 +14,7 @@ import time
 
 from spit import keys, textview
 from spit.controller import ATTRACT, ERROR, SELF_TEST, SETTINGS, TITLE
+from spit.options import GAMES
 from spit.ticks import ticks_add
 
 from host_sim.sim_keys import char_map, help_lines, key_label
@@ -24,21 +25,24 @@ _P1_SPIT = keys.button_id(0, keys.SPIT)
 _TAB = 9
 _ESC = 27
 _FRAME_S = 0.005
+_CHOOSE = "L / R switch the game: %s" % " / ".join(textview.game_title(g) for g in GAMES)
 
 
 def screen_lines(device):
     """What the device's screen shows, as lines of text, whatever it shows."""
     controller = device.controller
-    word = controller.saved.options.word
+    word = controller.word()  # the chosen game's, which a SPIT press starts
     mode = controller.mode
     lines = ["Spit handheld: " + device.screen_name(), ""]
     if mode == TITLE:
         start = "press %s (%s) to start a match" % (word, key_label(_P1_SPIT))
-        return lines + [word, start, "seed %d" % controller.seed]
+        game = "game: " + textview.game_title(controller.saved.game)
+        return lines + [word, game, _CHOOSE, start, "seed %d" % controller.seed]
     if mode == ATTRACT:
         table = controller.attract.table
-        lines.append("the CPU plays itself: press %s to start a match" % word)
-        return lines + textview.lines(table.game, table.controls, word)
+        playing = textview.game_title(table.game.NAME)
+        lines.append("the CPU plays %s: press %s to start a match" % (playing, word))
+        return lines + textview.lines(table.game, table.controls)
     if mode == SETTINGS:
         lines.append("L / R move, a card button changes the row, %s saves and starts" % word)
         menu = controller.settings

@@ -5,9 +5,9 @@ exactly what the firmware's display driver sent over SPI. Around it the device's
 with each player's eight buttons where they sit on it (``hardware/panel.svg``): the
 card buttons along the edge under the stock piles, ``L`` and ``R`` under the spit
 piles with the larger ``SPIT`` between them; player 2's half is player 1's turned
-half a turn. A button is lit while its pin is held down. Beside the device: the seed,
-the seats, the screen, the last event and the sound playing, which the buzzer's pin
-also plays on the laptop's speaker (``sim_sound``).
+half a turn. A button is lit while its pin is held down. Beside the device: the game
+(Spit or Speed), the seed, the seats, the screen, the last event and the sound playing,
+which the buzzer's pin also plays on the laptop's speaker (``sim_sound``).
 
 A key down presses its button's pin and a key up releases it, so holding a key holds
 the button (hold SPIT two seconds for the settings). F1 shows the keys on a picture of
@@ -49,6 +49,7 @@ DIM_TEXT = (150, 155, 150)
 LIT = (255, 210, 0)
 COLOURS = {"card": (232, 232, 232), "pile": (58, 120, 216), "spit": (220, 60, 50)}
 KEYCAP = (255, 240, 160)
+_BRIGHT = ("game", "seed", "screen")  # the side panel's lines a player looks for first
 
 
 class NoWindow(Exception):
@@ -252,7 +253,7 @@ class Window:
         rows += [""] + ["P%d keys: %s" % (p + 1, " ".join(LAYOUT[p])) for p in (0, 1)]
         rows += ["F1 shows them   F12 screenshot", "Esc quits"]
         for i, text in enumerate(rows):
-            ink = LIT if i == 0 else TEXT if text.startswith(("seed", "screen")) else DIM_TEXT
+            ink = LIT if i == 0 else TEXT if text.startswith(_BRIGHT) else DIM_TEXT
             for part in _fit(self.text_font, text, PANEL_W - 24):
                 self.surface.blit(self.text_font.render(part, True, ink), (x, y))
                 y += 20

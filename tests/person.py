@@ -2,9 +2,9 @@
 
 A face (the window, the terminal view, the emulated Pico) shows the table; the person
 reads it as a ``Look`` and picks the next keys as a player would: a card that fits a
-pile, a gap filled to turn up a hidden card, SPIT when the device asks for it, a slap
-when the round is over. ``Script`` runs a person's steps as a generator of waits (ms),
-so that any face can drive it from its own loop.
+pile, a gap filled to turn up a hidden card, SPIT when the device asks for it (and, in
+Speed, once out of cards), a slap when the round is over. ``Script`` runs a person's
+steps as a generator of waits (ms), so that any face can drive it from its own loop.
 """
 
 from spit import keys
@@ -12,14 +12,16 @@ from spit.cards import adjacent, parse_card
 
 # What ``Look.screen`` holds: the names of ``spit.screens``.
 CALLING = ("ready", "round result", "stuck")
+NOBODY = (False, False)
 
 
 class Look:
     """What a person sees of the table: the top card of each slot (-1: empty) and how
     many cards lie hidden under it, the spit piles' top cards, the card in each hand
-    (a slot, -1: none), who has called, and whether quick play is on."""
+    (a slot, -1: none), who has called, whether quick play is on, and who is out of
+    cards with the game theirs to call (Speed's)."""
 
-    def __init__(self, screen, tops, hidden, piles, hand, called, quick=True):
+    def __init__(self, screen, tops, hidden, piles, hand, called, quick=True, out=NOBODY):
         self.screen = screen
         self.tops = tops
         self.hidden = hidden
@@ -27,6 +29,7 @@ class Look:
         self.hand = hand
         self.called = called
         self.quick = quick
+        self.out = out
 
     @classmethod
     def of_device(cls, device):
@@ -39,8 +42,7 @@ class Look:
         controls = session.table.controls
         tops = [[game.stock_top(p, s) for s in range(game.slots)] for p in (0, 1)]
         hidden = [
-            [len(game.stock[p][s]) - game.face_up[p][s] for s in range(game.slots)]
-            for p in (0, 1)
+            [len(game.stock[p][s]) - game.face_up[p][s] for s in range(game.slots)] for p in (0, 1)
         ]
         piles = [game.top(pile) for pile in range(game.pile_count())]
         return cls(
@@ -51,6 +53,7 @@ class Look:
             list(controls.hand),
             list(controls.called),
             game.options.quick == "on",
+            tuple(game.own_call(p) >= 0 for p in (0, 1)),
         )
 
     def fits(self, card):
@@ -97,6 +100,8 @@ class Look:
             return [keys.LEFT]
         if screen != "play":
             return []
+        if self.out[player]:
+            return [keys.SPIT]  # Speed's call of the game: theirs
         if self.hand[player] >= 0:
             return [self.hand[player]]  # put back what an earlier press left in hand
         plays = self.plays(player)
@@ -178,9 +183,10 @@ class Script:
         self._note(self.face.look().screen)
 
 
-def look_at_text(lines, quick=True, word="SPIT"):
+def look_at_text(lines, quick=True):
     """A ``Look`` from the terminal view's lines (``host_sim.terminal``): the screen's
-    name from its first line, the table from ``spit.textview``'s rows."""
+    name from its first line, the table from ``spit.textview``'s rows and status line (a
+    player's line ends in the game's word and ``!`` once they have called)."""
     names = [line.split(": ", 1)[1].strip() for line in lines if "Spit handheld: " in line]
     screen = names[0] if names else ""  # nothing shown yet
     rows = [i for i, line in enumerate(lines) if line.startswith("P1  pack")]
@@ -190,11 +196,13 @@ def look_at_text(lines, quick=True, word="SPIT"):
     p2 = p1 - 7  # the table's lines: P2's, their row, a gap, the piles, ..., P1's row, P1's
     slots = [_row(lines[p1 - 1]), _row(lines[p2 + 1])[::-1]]
     piles = [_card(name) for name in _pile_tops(lines[p2 + 3])]
-    called = [(" %s!" % word) in lines[p1], (" %s!" % word) in lines[p2]]
+    called = [lines[p1].rstrip().endswith("!"), lines[p2].rstrip().endswith("!")]
     tops = [[card for card, _, _ in row] for row in slots]
     hidden = [[n for _, n, _ in row] for row in slots]
     hand = [next((i for i, (_, _, held) in enumerate(row) if held), -1) for row in slots]
-    return Look(screen, tops, hidden, piles, hand, called, quick)
+    status = lines[p1 + 2]
+    out = tuple(status.startswith("P%d is out of cards" % (p + 1)) for p in (0, 1))
+    return Look(screen, tops, hidden, piles, hand, called, quick, out)
 
 
 def _row(line):

@@ -269,6 +269,36 @@ def test_attract_mode_returns_to_the_title():
     assert device.controller.mode == TITLE
 
 
+def test_attract_mode_plays_spit_and_speed_in_turn():
+    device = Device()
+    played = []
+    for _ in range(3):
+        device.run(TITLE_US // 1000 + 10)
+        played.append(device.controller.attract.table.game.NAME)
+        for _ in range(ATTRACT_US // 100_000 + 1):  # its game's end, or a minute
+            device.run(100)
+            if device.controller.mode == TITLE:
+                break
+        assert device.controller.mode == TITLE
+    assert played == ["spit", "speed", "spit"]
+
+
+def test_l_or_r_on_the_title_choose_the_game_and_a_match_of_it_starts_afresh():
+    device = Device()
+    device.saved.games = [1, 0]  # a Spit match left half played
+    device.tap(keys.button_id(1, keys.RIGHT))
+    assert device.saved.game == "speed" and device.screen.args[0] == "SPEED"
+    assert device.saved.games == [0, 0], "Speed does not resume Spit's match"
+    device.run(TITLE_US // 1000 - 500)
+    assert device.controller.mode == TITLE, "a choice keeps the title up its whole time"
+    assert device.storage.saves, "the choice is saved"
+    device.tap(P1_SPIT)
+    assert device.controller.session.table.game.NAME == "speed"
+    assert device.screen.name == "ready" and device.screen.args[0] == "SPEED"
+    device.tap(keys.button_id(0, keys.LEFT))  # L in a match is no choice of game
+    assert device.saved.game == "speed"
+
+
 def test_game_over_then_match_result_keep_the_tallies():
     device = Device(seats=("lightning", "lightning"))
     device.saved.options.set("match", "single")

@@ -16,6 +16,7 @@ from spit.cpu import Cpu
 from spit.options import Options
 from spit.rules import MOVE, PHASE_PLAY, PHASE_SLAP, SPIT_ACTION, kind_of
 from spit.savedata import SaveData
+from spit.speed_cpu import SpeedCpu
 
 from host_sim.emu.board import EmulatedPico, firmware_paths
 from host_sim.emu.face import EmulatedFace, ScreenMismatch
@@ -32,6 +33,7 @@ if firmware_paths() is None:
 P1, P2 = 0, 1
 P1_SPIT = keys.button_id(P1, keys.SPIT)
 P2_SPIT = keys.button_id(P2, keys.SPIT)
+P1_L = keys.button_id(P1, keys.LEFT)
 BOOT_TO_TITLE_US = 4_000_000  # the budget is 1.5 s; the board is idle until then anyway
 SCREEN_US = 1_000_000  # a screen a press brings must be up by then
 COUNTDOWN_US = 3_000_000
@@ -91,7 +93,7 @@ def next_keys(table, cpus):
     """``([(player, keys), ...], wait_us)``: what the two people press next, from the table
     both the board and the mirror show, after waiting ``wait_us``: a card by player 1 if
     they have one, else by player 2 (their CPU strategy picks it); SPIT by both when
-    nobody can move; a slap by one of them."""
+    nobody can move; a slap by one of them; in Speed, SPIT by a player out of cards."""
     game, controls = table.game, table.controls
     for player in (P1, P2):
         if game.phase == PHASE_SLAP:
@@ -192,31 +194,77 @@ def test_eager_spits_at_any_delay_still_reach_the_countdown(delay_ms, tmp_path):
     eager_spits(delay_ms * 1000, str(tmp_path))
 
 
+def choose_speed(face):
+    """``L`` on the title: Speed, its word on the title of the board and the mirror."""
+    face.press(P1_L)
+    saved = face.mirror.device.handheld.saved
+    face.until_mirror(SCREEN_US, "Speed chosen", lambda: saved.game == "speed")
+
+
+def test_speed_chosen_on_the_title_from_power_on_to_a_persons_first_card_played(tmp_path):
+    with board() as pico:
+        face = power_on(pico, str(tmp_path))
+        choose_speed(face)
+        face.press(P1_SPIT)
+        face.until_screen("ready", SCREEN_US)
+        face.run_us(READ_US)
+        both_spit(face)
+        until_the_round_opens(face)
+        table = face.mirror.device.session.table
+        assert table.game.NAME == "speed"
+        dealt = face.picture()
+        cpus = (SpeedCpu(P1), SpeedCpu(P2))
+        while table.game.plays == 0:  # both may be stuck from the opening: a flip first
+            play_next(face, table, cpus)
+        face.until(lambda: face.picture() != dealt, SCREEN_US, "the card on its pile")
+
+
+@pytest.mark.soak
+def test_a_whole_match_of_speed_to_the_match_result(tmp_path):
+    with board() as pico:
+        face = power_on(pico, str(tmp_path))
+        mirror = face.mirror
+        choose_speed(face)
+        cpus = (SpeedCpu(P1, "lightning"), SpeedCpu(P2, "lightning"))
+        face.press(P1_SPIT)
+        face.until_screen("ready", SCREEN_US)
+        shown = play_to_the_match_result(face, cpus)
+    assert {"play", "game over"} <= set(shown) and mirror.device.handheld.saved.matches != [0, 0]
+    assert "error" not in shown and "round result" not in shown, shown
+
+
+def play_to_the_match_result(face, cpus):
+    """Both people play on until the match result; the screens shown, in order."""
+    mirror = face.mirror
+    shown = []
+    for _ in range(ACTIONS_MAX):
+        name = mirror.screen_name()
+        if not shown or shown[-1] != name:
+            shown.append(name)
+        if name == "match result":
+            break
+        if name in ("ready", "round result", "game over"):
+            if name == "game over":
+                face.until_screen("ready", 6 * SCREEN_US)  # it leaves by itself
+            face.run_us(READ_US)
+            both_spit(face)
+            until_the_round_opens(face)
+            continue
+        play_next(face, mirror.device.session.table, cpus)
+    else:
+        pytest.fail("no match result after %d actions: %s" % (ACTIONS_MAX, shown))
+    face.until_screen("match result", SCREEN_US)
+    return shown
+
+
 @pytest.mark.soak
 def test_a_whole_match_to_the_match_result(tmp_path):
     options, files = single_game_settings()
     with board(files) as pico:
         face = power_on(pico, str(tmp_path), options)
-        mirror = face.mirror
         cpus = (Cpu(P1, "lightning"), Cpu(P2, "lightning"))
         face.press(P1_SPIT)
         face.until_screen("ready", SCREEN_US)
-        shown = []
-        for _ in range(ACTIONS_MAX):
-            name = mirror.screen_name()
-            if not shown or shown[-1] != name:
-                shown.append(name)
-            if name == "match result":
-                break
-            table = mirror.device.session.table
-            if name in ("ready", "round result"):
-                face.run_us(READ_US)
-                both_spit(face)
-                until_the_round_opens(face)
-                continue
-            play_next(face, table, cpus)
-        else:
-            pytest.fail("no match result after %d actions: %s" % (ACTIONS_MAX, shown))
-        face.until_screen("match result", SCREEN_US)
+        shown = play_to_the_match_result(face, cpus)
     assert {"play", "slap", "round result"} <= set(shown), shown
     assert "error" not in shown, shown

@@ -271,3 +271,38 @@ def test_cpu_against_cpu_plays_on_in_the_window(monkeypatch, tmp_path):
     assert code == 0 and script.done
     assert len(face.device.finished) >= 2
 
+
+def test_a_person_chooses_speed_on_the_title_and_plays_the_cpu_to_the_match_result(
+    monkeypatch, tmp_path
+):
+    def steps(script):
+        face = script.face
+        yield from script.until("title")
+        assert "game: Spit" in face.window._status()
+        yield from script.tap(P1, keys.LEFT)
+        assert "game: Speed" in face.window._status()
+        yield from script.tap(P1, keys.SPIT)
+        yield from script.until("ready", within_ms=100)
+        yield READ_MS
+        yield from script.tap(P1, keys.SPIT)
+        yield from script.until("countdown", within_ms=2_000)
+        yield from script.until("play", "stuck", within_ms=3_500)
+        yield from through_the_match(script, (P1,))
+        face.key(pygame.K_ESCAPE)
+
+    code, script, face = run_window(monkeypatch, tmp_path, ["--p2", "cpu:quick"], steps)
+    assert code == 0 and script.done
+    shown = script.shown
+    assert shown[:4] == ["title", "ready", "countdown", "play"], shown
+    assert "stuck" in shown and "round result" not in shown and "slap" not in shown
+    assert shown.index("game over") < shown.index("match result") < len(shown) - 1
+    games = face.device.finished
+    assert {game["game_name"] for game in games} == {"speed"}
+    assert sorted(games[-1]["match"]) == [len(games) - 2, 2], "best of three: two games won"
+    assert games[-1]["winner"] == 1 + games[-1]["match"].index(2)
+    called = [game for game in games if game["winner"] == 1 and game["reason"] == "out of cards"]
+    assert called, "the person, out of cards, won a game with their SPEED"
+    transcripts = face.device.saved_transcripts
+    assert len(transcripts) == len(games)
+    with open(transcripts[0]) as f:
+        assert f.readline() == "speed-transcript 1\n"

@@ -1174,6 +1174,9 @@ def golden_scenes():
         "speed_game_over": lambda r: r.game_over(
             0, "out of cards", (1, 0), (False, True), 99, [540, 377, 377, 0, 0, 0]
         ),
+        "speed_match_result": lambda r: r.match_result(
+            1, (1, 2), (False, False), [540, 377, 377, 602, 455, 430], 99
+        ),
         "settings": lambda r: r.settings(rows, 2),
         "ready": lambda r: r.ready(
             "SPIT", (True, False), (False, True), "quick play: C alone plays a 1-pile card"

@@ -15,10 +15,10 @@ import termios
 import time
 
 import pytest
-from spit import keys
+from spit import keys, speed
 from spit.cards import card_name
 from spit.controller import COUNTDOWN_US, MATCH, SETTINGS, TITLE
-from spit.options import Options
+from spit.options import CHOICES, Options
 from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY, SPIT_ACTION, slap
 from spit.session import NEXT_GAME_US
 from spit.transcript import Transcript
@@ -33,6 +33,8 @@ KEYMAP = sim_keys.char_map()
 SEED = ["--seed", "3"]
 SHORT = SEED + ["--p1", "cpu:lightning", "--p2", "cpu:lightning", "--layout", "3x5"]
 SHORT += ["--match", "single"]
+# A short game of Speed, lightning against lightning.
+SPEED = SEED + ["--game", "speed", "--p1", "cpu:lightning", "--p2", "cpu:lightning"]
 
 
 def device(options="", seats=("human", "human"), seed=3, **kwargs):
@@ -153,6 +155,7 @@ def test_holding_spit_on_the_title_opens_the_settings_and_their_rows_show():
         (["--headless", "--p1", "human"], "a human seat needs the window"),
         (["--p2", "robot"], "'robot' is not a seat"),
         (["--replay", "x.txt", "--seed", "4"], "not --seed"),
+        (["--replay", "x.txt", "--game", "speed"], "from the transcript, not --game"),
         (["--pace", "0", "--p1", "cpu"], "must be above 0"),
         (["--seed", "-1"], "a seed is from 0 to 4294967295"),
         (["--headless", "--scale", "3"], "--scale and --terminal do not apply"),
@@ -173,6 +176,12 @@ def test_every_flag_error_names_the_problem_and_exits_non_zero(argv, message, ca
         (["--seats", "2"], "host_sim: error: unrecognized arguments: --seats 2"),
         (["--head"], "host_sim: error: unrecognized arguments: --head"),  # no abbreviations
         (["--games", "2"], "host_sim: error: --games counts headless games: add --headless"),
+        (
+            ["--game", "speed", "--layout", "3x5", "--word", "SLAM"],
+            "host_sim: error: --game speed does not use Spit's rules: --layout --word"
+            " (Speed takes --match, --quick, --counts)",
+        ),
+        (["--gam", "speed"], "host_sim: error: unrecognized arguments: --gam speed"),
     ],
 )
 def test_a_flag_error_is_one_line_without_the_usage(argv, line, capsys):
@@ -188,8 +197,10 @@ def test_the_help_is_the_whole_usage(capsys):
     assert exited.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: python -m host_sim [-h]")
-    for flag in ("--p1", "--seed", "--headless", "--replay FILE", "--record DIR", "--word"):
+    for flag in ("--game", "--p1", "--seed", "--headless", "--replay FILE", "--record DIR"):
         assert flag in out
+    assert "spit|speed (default spit" in out and "--word" in out
+    assert "Speed takes only --match, --quick, --counts" in out
 
 
 def test_the_help_prints_the_keys(capsys):
@@ -213,6 +224,19 @@ def test_flags_fill_in_the_seats_and_every_rule_option():
     assert sim_flags.parse_args(["--headless"]).p1 == "steady"
 
 
+def test_speed_takes_the_rule_flags_its_games_keep_and_only_those():
+    for name, values in CHOICES:
+        kept = speed.Game(1, Options(**{name: values[1]})).options.get(name) == values[1]
+        assert kept == (name in sim_flags.SPEED_OPTIONS), name
+    args = sim_flags.parse_args(["--game", "speed", "--match", "single", "--counts", "on"])
+    assert args.game == "speed" and args.options.match == "single"
+    assert sim_flags.parse_args([]).game == "spit"
+    play = sim.Play(args, screen=False)
+    assert play.device.controller.saved.game == "speed" and play.status()[0] == "game: Speed"
+    lines = terminal.screen_lines(play.device)
+    assert lines[2:5] == ["SPEED", "game: Speed", "L / R switch the game: Spit / Speed"]
+
+
 def test_a_missing_or_broken_transcript_is_a_clear_error(tmp_path, capsys):
     broken = tmp_path / "broken.txt"
     broken.write_text("hello\n")
@@ -233,8 +257,12 @@ HEAD = "spit-transcript 1\nseed 5\noptions layout=1-5\n"
         (HEAD + "S@-5\n", "line 4, word 1 (S@-5): expected the press time in microseconds"),
         (b"\x89PNG\r\n\x1a\n\x00\x00", "line 1: expected text, found bytes that are not UTF-8"),
         (b"\x00" * 64, "line 1, column 1: expected text, found the control character 0x00"),
+        (
+            "speed-transcript 1\nseed 5\nF 1c1c4\n",
+            "line 3, word 2 (1c1c4): expected an action: F (flip), 1c3a (play) or 1* (the call)",
+        ),
     ],
-    ids=["cut short", "negative time", "binary", "zeros"],
+    ids=["cut short", "negative time", "binary", "zeros", "a Spit word in Speed's"],
 )
 def test_a_damaged_transcript_is_refused_in_one_line(contents, reason, tmp_path, capsys):
     path = tmp_path / "damaged.txt"
@@ -274,10 +302,29 @@ def test_headless_prints_the_seed_passed_and_that_seed_plays_the_same_games(monk
     assert err.getvalue().startswith("seed 3 (drawn; --seed 3 plays these games again)")
     line = json.loads(out.getvalue())
     assert line["seed"] == 3 and line["game"] == 1 and line["winner"] in (1, 2)
+    assert line["game_name"] == "spit" and line["spits"] >= 1 and "flips" not in line
     assert line["rounds"] >= 1 and line["match"][line["winner"] - 1] == 1
     again = io.StringIO()
     sim.run_headless(sim_flags.parse_args(["--headless"] + SHORT), again, io.StringIO())
     assert again.getvalue() == out.getvalue()
+
+
+def test_headless_speed_prints_the_same_lines_for_the_same_seed():
+    runs = []
+    for _ in range(2):
+        out = io.StringIO()
+        args = sim_flags.parse_args(["--headless", "--games", "3"] + SPEED)
+        assert sim.run_headless(args, out, io.StringIO()) == 0
+        runs.append(out.getvalue())
+    assert runs[0] == runs[1]
+    games = [json.loads(line) for line in runs[0].splitlines()]
+    assert [game["game"] for game in games] == [1, 2, 3]
+    for game in games:
+        assert game["game_name"] == "speed" and game["rounds"] == 1
+        assert game["reason"] in (speed.CALLED, speed.FEWER_CARDS)
+        assert game["plays"] > 0 and game["flips"] >= 0 and game["reshuffles"] >= 0
+        assert "spits" not in game and "slaps" not in game
+    assert [sum(game["match"]) for game in games[:2]] == [1, 2], "a best of three goes on"
 
 
 # -- recorded games and replays ---------------------------------------------------------
@@ -288,11 +335,17 @@ def read(path, mode="r"):
         return f.read()
 
 
-def record_short_game(folder):
-    """A CPU game recorded by the simulator; returns the device and the file's path."""
-    args = sim_flags.parse_args(["--headless"] + SHORT)
+def record_short_game(folder, argv=SHORT):
+    """The first CPU game of ``argv`` recorded by the simulator; returns the device and the
+    file's path."""
+    args = sim_flags.parse_args(["--headless"] + argv)
     dev, clock = device(
-        args.options.text(), ("lightning", "lightning"), 3, screen=True, record=str(folder)
+        args.options.text(),
+        (args.p1, args.p2),
+        args.seed,
+        screen=True,
+        record=str(folder),
+        game=args.game,
     )
     while not dev.finished:
         settle(dev, clock, 1000)
@@ -331,7 +384,8 @@ def test_a_device_transcript_replays_the_same_game(short_game, tmp_path):
     assert game.history == Transcript.parse(text).actions
     assert game.phase == PHASE_OVER and game.outcome().winner + 1 == original.finished[0]["winner"]
     assert not any(play.device.held(b) for b in range(keys.BUTTON_COUNT)), "all released"
-    assert play.status()[:3] == [
+    assert play.status()[:4] == [
+        "game: Spit",
         "seed %d" % game.seed,
         "P1 human vs P2 human",
         "replay replayed.txt: %d/%d" % ((len(game.history),) * 2),
@@ -349,7 +403,7 @@ def test_a_transcript_without_press_times_replays_at_an_even_pace(short_game, tm
 def test_a_word_the_buttons_cannot_make_stops_the_replay_with_the_reason():
     dev, clock = device()
     bad = Transcript(11, Options(), [SPIT_ACTION, slap(0, 0)])  # a slap in the middle of play
-    dev.start_game(bad.seed, bad.options)
+    dev.start_game(bad)
     replaying = Replay(bad, dev)
     for _ in range(25_000):
         replaying.update()
@@ -358,6 +412,37 @@ def test_a_word_the_buttons_cannot_make_stops_the_replay_with_the_reason():
         if replaying.error:
             break
     assert replaying.made == 1 and replaying.error == "word 2 (1!a) was not accepted"
+
+
+def test_a_speed_game_recorded_by_the_simulator_replays_on_screen(tmp_path):
+    original, path = record_short_game(tmp_path / "games", SPEED)
+    text = read(path)
+    assert text.startswith("speed-transcript 1\nseed ") and "options" not in text
+    play = replay(text, tmp_path, screen=True)
+    game = play.device.session.table.game
+    transcript = Transcript.parse(text)
+    assert play.replay.done and play.replay.error is None
+    assert game.NAME == "speed" and game.history == transcript.actions
+    first = original.finished[0]
+    assert first["reason"] == speed.CALLED, "the seed's game ends with a call"
+    assert game.history[-1] == speed.out(first["winner"] - 1), "pressed as a SPIT"
+    assert game.outcome().winner + 1 == first["winner"]
+    assert play.device.screen_name() == "game over"
+    assert play.device.virtual.rgb() == original.virtual.rgb(), "the same last screen"
+    status = play.status()
+    assert status[0] == "game: Speed" and status[2] == "P1 CPU lightning vs P2 CPU lightning"
+    assert "replay replayed.txt: %d/%d" % ((len(transcript.actions),) * 2) in status
+    assert "replay finished" in status
+    lines = play.device.lines()
+    assert lines[0].startswith("Speed  games won") and "round" not in lines[0]
+    assert "Game over: player %d wins (%s)" % (first["winner"], first["reason"]) in lines
+
+
+def test_a_speed_word_the_rules_refuse_stops_the_replay_with_the_reason(tmp_path):
+    play = replay("speed-transcript 1\nseed 5\nF F\n", tmp_path)
+    assert play.replay.made == 1 and play.replay.error == "word 2 (F) was not accepted"
+    assert "replay stopped: word 2 (F) was not accepted" in play.status()
+    assert play.device.session.table.game.history == [speed.FLIP_ACTION]
 
 
 # -- the terminal view in a pseudo-terminal ---------------------------------------------

@@ -8,8 +8,9 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from spit import speed, speed_selfplay
+from spit import keys, speed, speed_selfplay
 from spit.cards import parse_card
+from spit.controls import CALLED, LOST_RACE, PICKED, PLAYED, REFUSED, SPAT, Controls
 from spit.rules import (
     NO_CARD,
     NO_FIT,
@@ -254,3 +255,65 @@ def test_two_hundred_speed_games_are_the_same_on_micropython():
     assert len(results) == 200 and all(result["winner"] in (1, 2) for result in results)
     assert {result["why"] for result in results} <= {speed.CALLED, speed.FEWER_CARDS}
     assert sum(result["reshuffles"] for result in results) > 0, "replacements ran out"
+
+
+# -- at the device's buttons (``spit.controls``, as for Spit) ---------------------------
+
+
+class Buttons:
+    """A Speed position at the device's controls, recording every event."""
+
+    def __init__(self, game):
+        self.game = game
+        self.events = []
+        self.controls = Controls(game, lambda *event: self.events.append(event))
+
+    def press(self, player, key, t=0):
+        self.controls.press(keys.button_id(player, key), t)
+        return self.events[-1] if self.events else None
+
+
+def test_a_card_that_fits_one_pile_plays_with_its_button_and_the_slot_refills_at_once():
+    table = Buttons(position(("5C 9D", "JH"), ("4H", "KS"), draws=("2C", "")))
+    assert table.press(0, keys.C1) == (PLAYED, 0, 0)
+    assert table.game.top(0) == parse_card("5C") and hand(table.game, 0)[0] == parse_card("2C")
+    assert table.press(0, keys.C2) == (PICKED, 0, 1), "9D fits no pile: picked up, as in Spit"
+
+
+def test_a_card_that_fits_both_piles_is_picked_up_then_played_with_l_or_r():
+    table = Buttons(position(("5C", "JH"), ("4H", "6S")))
+    assert table.press(0, keys.C1) == (PICKED, 0, 0)
+    assert table.press(0, keys.RIGHT) == (PLAYED, 0, 1)
+    assert table.game.top(1) == parse_card("5C")
+    # Player 2 sees the piles from the other side: their L is pile b.
+    table = Buttons(position(("9D", "5C"), ("4H", "6S")))
+    table.press(1, keys.C1)
+    assert table.press(1, keys.LEFT) == (PLAYED, 1, 1)
+
+
+def test_spit_calls_the_flip_when_both_are_stuck_and_is_refused_while_someone_can_play():
+    stuck = Buttons(position(("8D", "8H"), ("2H", "KS"), spares=("4C", "6C")))
+    assert stuck.press(0, keys.SPIT) == (CALLED, 0, 0)
+    assert stuck.press(1, keys.SPIT) == (SPAT, -1, 2)
+    assert [stuck.game.top(0), stuck.game.top(1)] == cards("4C 6C")
+    playing = Buttons(position(("3H", "8H"), ("2H", "KS"), spares=("4C", "6C")))
+    playing.press(0, keys.SPIT)
+    assert playing.press(1, keys.SPIT) == (REFUSED, 1, NOT_STUCK)
+    assert playing.game.top(0) == parse_card("2H"), "nothing changed"
+
+
+def test_a_player_out_of_cards_calls_the_game_with_spit_alone_and_wins():
+    table = Buttons(position(("3H", "8H 9C"), ("2H", "KS")))
+    table.press(0, keys.C1)  # the last card
+    assert table.controls.presses_for(0, out(0)) == [keys.SPIT]
+    assert table.controls.presses_for(1, out(1)) is None, "cards left: no button calls it"
+    assert table.press(0, keys.SPIT) == (CALLED, 0, 0)
+    assert table.game.phase == PHASE_OVER and table.game.outcome().winner == 0
+
+
+def test_a_card_beaten_to_its_pile_goes_back_and_shows_the_margin():
+    table = Buttons(position(("5C", "5D"), ("4H", "KS")))
+    table.press(1, keys.C1, t=1_000)  # player 2's 5D lands on 4H first
+    assert table.press(0, keys.C1, t=1_420) == (LOST_RACE, 0, 0)
+    assert table.controls.contest.text() == "P2 by 0.42 ms"
+    assert hand(table.game, 0)[0] == parse_card("5C"), "back in its slot"

@@ -120,3 +120,33 @@ def test_a_person_plays_a_match_against_the_cpu_in_the_terminal(terminal, tmp_pa
     os.write(view.master, b"\x1b")
     code, err = view.finish()
     assert code == 0 and "Traceback" not in err, err
+
+
+def test_a_person_plays_a_match_of_speed_against_the_cpu_in_the_terminal(terminal, tmp_path):
+    view = terminal(
+        "--game", "speed", "--p2", "cpu:steady", "--seed", "5", "--record", str(tmp_path)
+    )
+    view.until("title")
+    title = "\n".join(view.lines())
+    assert "game: Speed" in title and "press SPEED (Space) to start a match" in title
+    view.type(0, keys.SPIT)
+    view.until("ready", seconds=2)
+    assert "press SPEED" in "\n".join(view.lines())
+    time.sleep(EAGER_US / 1e6)  # a person reads the ready screen
+    seen = ["title", "ready"]
+    play_against_the_cpu(view, seen)
+    for screen in ("countdown", "play", "stuck", "game over"):
+        assert screen in seen, seen
+    assert "round result" not in seen and "slap" not in seen
+    shown = "\n".join(view.lines())
+    assert "Speed  games won" in shown and "wins (out of cards)" in shown, shown
+    assert "wins the match" in shown, shown
+    view.until("ready", seconds=10)  # the next match
+    os.write(view.master, b"\x1b")
+    code, err = view.finish()
+    assert code == 0 and "Traceback" not in err, err
+    names = sorted(os.listdir(tmp_path))
+    assert len(names) >= 2
+    for name in names:
+        with open(tmp_path / name) as f:
+            assert f.readline() == "speed-transcript 1\n"

@@ -2,6 +2,7 @@
 
 import pytest
 from same_on_cpython import run_on_cpython
+from spit import speed
 from spit.options import Options
 from spit.rules import (
     PHASE_PLAY,
@@ -142,6 +143,14 @@ def test_every_action_has_a_word_and_back():
     assert [parse_action_word(word) for word in words] == actions
     assert action_word(slap(1, 1)) == "2!b"
     assert action_word(play(0, 4, 1)) == "1c5b"
+
+
+def test_a_transcript_names_an_action_in_its_games_words():
+    of_spit = Transcript(1, Options(), [])
+    of_speed = Transcript(1, None, [], game=speed.Game.NAME)
+    assert of_spit.word(SPIT_ACTION) == "S" and of_speed.word(speed.FLIP_ACTION) == "F"
+    assert of_spit.word(play(1, 2, 0)) == of_speed.word(speed.play(1, 2, 0)) == "2c3a"
+    assert of_speed.word(speed.out(1)) == "2*"
 
 
 @pytest.mark.parametrize(

@@ -113,3 +113,12 @@ def test_every_view_holds_on_the_screens_around_the_game(tmp_path):
     controller.self_test(watcher.device.clock())
     watcher.run(100)
     assert {"title", "attract", "ready", "settings", "error", "self-test"} <= watcher.seen
+
+
+def test_every_view_holds_through_a_match_of_speed(tmp_path):
+    argv = ["--game", "speed", "--p1", "cpu:lightning", "--p2", "cpu:lightning", "--seed", "11"]
+    watcher = Watcher(argv, tmp_path)
+    watcher.until("match result", 300_000)
+    watcher.until("ready", 10_000)
+    assert {"ready", "countdown", "play", "stuck", "game over", "match result"} <= watcher.seen
+    assert "game: Speed" in watcher.window._status()

@@ -588,8 +588,10 @@ class Controller:
         saved = self.saved
         saved.game = after(GAMES, saved.game)
         saved.games[0] = saved.games[1] = 0  # a match of the other game is not resumed
-        self.settings.read()
         self._since = t
+        # The new title answers the press first, in the next pass; the save waits for it.
+        self._answer = True
+        self._undrawn = True
         self._break_due = True
         self._break_at = t
 

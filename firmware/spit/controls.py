@@ -41,6 +41,7 @@ from spit.rules import (
     PHASE_PLAY,
     PHASE_READY,
     PHASE_SLAP,
+    PLAY,
     ROUND_ACTIONS,
     SLAP,
     SPIT,
@@ -356,6 +357,8 @@ class Controls:
         if action == self.game.own_call(player):
             keys_out[0] = keys.SPIT
             return 1
+        if kind != PLAY and kind != MOVE:
+            return -1  # a call the player cannot make now (Speed's, with cards left)
         held = self.hand[player]
         if held == first:
             keys_out[0] = last if kind == MOVE else self.key_of(player, last)

@@ -35,7 +35,7 @@ True
 
 from micropython import const
 
-from spit.cards import ALL, DECK_SIZE, FITS, rank, take_last, with_room
+from spit.cards import ALL, DECK_SIZE, FITS, RANK_COUNT, rank, take_last, with_room
 from spit.options import SPEED_WORD, Options
 from spit.rng import Rng
 from spit.rules import (
@@ -60,7 +60,7 @@ HAND = const(5)  # a hand's slots
 DRAW = const(15)  # the cards each draw pile is dealt
 SPARES = const(5)  # the replacements each stack is dealt
 GAME_ACTIONS = const(128)  # room in a game's history: twice the longest of 4,000 self-play games
-_SETTINGS = ("match", "quick", "counts")  # the settings Speed keeps (``Game``)
+KEPT_OPTIONS = ("match", "quick", "counts")  # the settings Speed keeps (``Game``)
 
 # Why an action is refused, as the player is told (besides ``spit.rules``' reasons).
 NOT_STUCK = "you can still play"
@@ -124,7 +124,7 @@ class Game:
     def __init__(self, seed, options=None):
         self.seed = seed
         self.options = Options()
-        for name in _SETTINGS:
+        for name in KEPT_OPTIONS:
             self.options.set(name, (options or self.options).get(name))
         self.word = SPEED_WORD  # what the players call, and the screens say, for SPIT
         self.rng = Rng(seed)
@@ -158,6 +158,10 @@ class Game:
         self.reshuffles = 0
         self.last_player = -1  # who played the last card (a stall's tie goes to them)
         self.history = with_room(GAME_ACTIONS)
+        # Who can play and who is out, as bits, at the history's length ``_known_at``.
+        self._playable = 0
+        self._out = 0
+        self._known_at = -1
         self._gathered = with_room(DECK_SIZE)  # ``_gather``'s
         self._outcome = None
 
@@ -208,21 +212,49 @@ class Game:
 
     def can_play(self, player):
         """True when a card in ``player``'s hand fits a centre pile."""
-        if self.phase != PHASE_PLAY:
-            return False
-        for cards in self.stock[player]:
-            if cards and (self.fits(cards[0], 0) or self.fits(cards[0], 1)):
-                return True
-        return False
+        if len(self.history) != self._known_at:
+            self._know()
+        return self._playable >> player & 1 == 1
 
     def is_out(self, player):
-        return self.held(player) == 0
+        """True when ``player`` holds no card, in hand or draw pile."""
+        if len(self.history) != self._known_at:
+            self._know()
+        return self._out >> player & 1 == 1
 
     def is_stuck(self):
         """In play, neither player can play and nobody is out: both flip a replacement."""
-        if self.phase != PHASE_PLAY or self.is_out(0) or self.is_out(1):
-            return False
-        return not self.can_play(0) and not self.can_play(1)
+        if len(self.history) != self._known_at:
+            self._know()
+        return self.phase == PHASE_PLAY and not self._playable and not self._out
+
+    def _know(self):
+        """Who can play and who is out (a bit each), worked out once an action: the
+        controls, the screen and the CPU seats ask after every action, and on the device
+        each question asked afresh costs a pass hundreds of microseconds."""
+        self._known_at = len(self.history)
+        either = 0
+        if self.phase == PHASE_PLAY:
+            either = FITS[self.middle[0][-1]] | FITS[self.middle[1][-1]]
+        first = self._hand_bits(0, either)
+        second = self._hand_bits(1, either)
+        self._playable = (first & 1) | (second & 1) << 1
+        self._out = first >> 1 | (second >> 1) << 1
+
+    def _hand_bits(self, player, either):
+        """Bit 0: a card in ``player``'s hand has a rank of the bits ``either``; bit 1:
+        they hold no card. (A frame of its own: on MicroPython a function of more than 11
+        words of locals takes its frame from the heap.)"""
+        hand = self.stock[player]
+        holding = len(self.pack[player])
+        fits = 0
+        slot = HAND
+        while slot:  # no iterator: it would take the frame past 11 words
+            slot -= 1
+            if hand[slot]:
+                holding += 1
+                fits |= either >> hand[slot][0] % RANK_COUNT & 1
+        return fits if holding else fits | 2
 
     def own_call(self, player):
         """The action ``player``'s SPIT makes alone: the call of the game's name once
@@ -270,7 +302,8 @@ class Game:
         cards = self.stock[(action >> 8) & 1][slot]
         if not cards:
             return NO_CARD
-        return None if self.fits(cards[0], pile) else NO_FIT
+        # In play both piles have a top. A lookup, not ``fits``: a call costs tens of µs.
+        return None if FITS[self.middle[pile][-1]] >> cards[0] % RANK_COUNT & 1 else NO_FIT
 
     def is_legal(self, action):
         try:
@@ -321,7 +354,8 @@ class Game:
 
     def _play(self, player, slot, pile):
         cards = self.stock[player][slot]
-        self.middle[pile].append(take_last(cards))
+        self.middle[pile].append(cards[0])
+        del cards[ALL]
         draw = self.pack[player]
         if draw:
             cards.append(take_last(draw))
@@ -348,25 +382,16 @@ class Game:
         replacement left, shuffled into two new stacks; False if fewer than two. In
         lists made with the game: a flip in play allocates nothing."""
         cards = self._gathered
-        for pile in self.middle:
-            top = take_last(pile)
-            cards.extend(pile)
-            del pile[ALL]
-            pile.append(top)
-        for stack in self.spares:
-            cards.extend(stack)
-            del stack[ALL]
+        _take_under(self.middle[0], cards)
+        _take_under(self.middle[1], cards)
+        _take_all(self.spares[0], cards)
+        _take_all(self.spares[1], cards)
         count = len(cards)
         if count < 2:
-            for card in cards:  # back under the top: nothing is lost
-                self.middle[0].insert(0, card)
-            del cards[ALL]
+            _put_under(cards, self.middle[0])  # nothing is lost
             return False
         self.rng.shuffle(cards)
-        half = (count + 1) // 2
-        for i in range(count):
-            self.spares[0 if i < half else 1].append(cards[i])
-        del cards[ALL]
+        _split(cards, (count + 1) // 2, self.spares)
         self.reshuffles += 1
         return True
 
@@ -386,3 +411,32 @@ class Game:
     def _require(self, condition, reason):
         if not condition:
             raise IllegalActionError(reason)
+
+
+def _take_under(pile, cards):
+    """The cards under ``pile``'s top onto the end of ``cards``, the top left alone."""
+    top = take_last(pile)
+    cards.extend(pile)
+    del pile[ALL]
+    pile.append(top)
+
+
+def _take_all(stack, cards):
+    """The cards of ``stack`` onto the end of ``cards``, ``stack`` emptied (its room kept)."""
+    cards.extend(stack)
+    del stack[ALL]
+
+
+def _put_under(cards, pile):
+    """``cards`` back under ``pile``'s cards, ``cards`` emptied."""
+    for card in cards:
+        pile.insert(0, card)
+    del cards[ALL]
+
+
+def _split(cards, half, stacks):
+    """``cards`` dealt into two ``stacks``: the first ``half`` to the first, the rest to
+    the second; ``cards`` emptied, their room kept."""
+    for i in range(len(cards)):
+        stacks[0 if i < half else 1].append(cards[i])
+    del cards[ALL]

@@ -21,7 +21,7 @@ True
 
 from micropython import const
 
-from spit.cards import adjacent
+from spit.cards import FITS, RANK_COUNT
 from spit.cpu import Level, level_named, reaction_draw
 from spit.rng import derive
 from spit.rules import PHASE_PLAY, PHASE_READY
@@ -50,6 +50,7 @@ class SpeedCpu:
         # the same order either way, so a seed plays the same.
         self._next_ms = -1
         self._next_careful = True
+        self._again = False  # the look goes on: its choice made again with a new care
 
     def look(self, game, now):
         """Look at the table at ``now`` (ms); True if the CPU changed its mind. The same
@@ -61,17 +62,22 @@ class SpeedCpu:
         return self.changed
 
     def looking(self):
-        """The next reaction is still to draw: the next ``glance`` draws it."""
-        return self._next_ms < 0
+        """The next reaction is still to draw, or the look is to be made again with a new
+        care: the next ``glance`` goes on with it."""
+        return self._next_ms < 0 or self._again
 
     def glance(self, game, now):
-        """A look at ``now`` (ms); True once it is made, with ``changed`` set as ``look``
-        returns it. None: the glance drew the next reaction ahead, and did nothing else."""
+        """A look at ``now`` (ms), or its part; True once it is made, with ``changed`` set
+        as ``look`` returns it. None: the glance drew the next reaction ahead, and did
+        nothing else."""
         if self._next_ms < 0:
             self._next_careful = self.rng.below(1000) < self.level.care
             self._next_ms = reaction_draw(self.level, self.rng)
             return None
         self.changed = False
+        if self._again:  # chosen again with the care just drawn, the reaction drawn
+            self._again = False
+            return self._decide(self.choose(game))
         if self.action is not None and ticks_diff(self.due, now) <= HAND_MS:
             return True
         action = self.choose(game)
@@ -83,7 +89,11 @@ class SpeedCpu:
             self.due = ticks_add(now, self._next_ms)
             self._next_ms = -1
             if self.careful != careful:  # the same care sees the same table alike
-                action = self.choose(game)
+                self._again = True
+                return False  # a look costs hundreds of µs on the device: the next glance
+        return self._decide(action)
+
+    def _decide(self, action):
         self.action = action
         self.changed = True
         return True
@@ -97,37 +107,43 @@ class SpeedCpu:
         return game.phase == PHASE_READY or game.is_stuck()
 
     def choose(self, game):
-        """The action the CPU would take now, or None to wait. Draws nothing."""
+        """The action the CPU would take now, or None to wait. Draws nothing. The tops'
+        fits are read once: a look runs in a pass of play on the device."""
         seat = self.seat
         if game.phase == PHASE_READY:
             return FLIP_ACTION
         if game.phase != PHASE_PLAY:
             return None
-        if game.is_out(seat):
-            return out(seat)
-        if game.is_stuck():
-            return FLIP_ACTION
         hand = game.stock[seat]
+        middle = game.middle
+        fits_a = FITS[middle[0][-1]]
+        fits_b = FITS[middle[1][-1]]
         first = None
+        holding = False
         for slot in range(HAND):
             if not hand[slot]:
                 continue
+            holding = True
             card = hand[slot][0]
-            for pile in (0, 1):
-                if not game.fits(card, pile):
-                    continue
-                if not self.careful:
-                    return play(seat, slot, pile)
-                if first is None:
-                    first = play(seat, slot, pile)
-                if _opens(hand, slot, card):
-                    return play(seat, slot, pile)
-        return first
+            rank = card % RANK_COUNT
+            pile = 0 if fits_a >> rank & 1 else 1 if fits_b >> rank & 1 else -1
+            if pile < 0:
+                continue
+            if not self.careful or _opens(hand, slot, card):
+                return play(seat, slot, pile)
+            if first is None:
+                first = play(seat, slot, pile)
+        if first is not None:
+            return first
+        if not holding and not game.pack[seat]:
+            return out(seat)
+        return FLIP_ACTION if game.is_stuck() else None
 
 
 def _opens(hand, played, card):
     """True when another card in ``hand`` fits ``card``, the top it would make."""
+    fits = FITS[card]  # the ranks either side of it: a lookup, where a call costs tens of µs
     for slot in range(HAND):
-        if slot != played and hand[slot] and adjacent(card, hand[slot][0]):
+        if slot != played and hand[slot] and fits >> hand[slot][0] % RANK_COUNT & 1:
             return True
     return False

@@ -1,12 +1,22 @@
 """The table as lines of text: the simulator's terminal view and the device's USB console.
 
 Player 2 sits at the top and player 1 at the bottom, as on the device; slots read
-C1..C5 from each player's own left, so player 2's row runs right to left.
+C1..C5 from each player's own left, so player 2's row runs right to left. A game of
+Spit or of Speed (``spit.speed``, whose table reads as Spit's): the prompts say the
+game's word, what the players call for SPIT.
 """
 
 from spit.cards import card_name
 from spit.controls import EVENT_NAMES, REFUSED
+from spit.options import GAMES
 from spit.rules import PHASE_NAMES, PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
+
+_ONE_ROUND = (GAMES[1],)  # the games played in a single round: Speed
+
+
+def game_title(name):
+    """A game's name (one of ``GAMES``) as a title: ``Spit``, ``Speed``."""
+    return name[0].upper() + name[1:]
 
 
 def slot_text(game, player, slot, selected):
@@ -36,12 +46,16 @@ def pile_text(game, pile):
     return "%s %s" % (top, "|" * min(len(cards), 12))
 
 
-def status(game, controls, word):
+def status(game, controls):
     phase = game.phase
+    word = game.word
     if phase == PHASE_READY:
         return "Both press %s to start the round" % word
     if phase == PHASE_PLAY and game.is_stuck():
         return "Nobody can move: both press %s" % word
+    for player in (0, 1):
+        if game.own_call(player) >= 0:  # Speed's: the first to call it wins
+            return "P%d is out of cards: P%d, press %s to win" % (player + 1, player + 1, word)
     if phase == PHASE_SLAP:
         return "Round over: SLAP the smaller pile (L / R)"
     if phase == PHASE_OVER:
@@ -50,8 +64,8 @@ def status(game, controls, word):
     return PHASE_NAMES[phase]
 
 
-def player_line(game, controls, player, word):
-    called = "  %s!" % word if controls.called[player] else ""
+def player_line(game, controls, player):
+    called = "  %s!" % game.word if controls.called[player] else ""
     return "P%d  pack %2d  holds %2d%s" % (
         player + 1,
         len(game.pack[player]),
@@ -67,22 +81,31 @@ def event_text(event, player, detail):
     return who + EVENT_NAMES[event]
 
 
-def lines(game, controls, word="SPIT", last_event="", wins=(0, 0)):
+def heading(game, wins):
+    """The game, its round (but Speed's, a game of one round) and the games won."""
+    name = game_title(game.NAME)
+    won = "games won P1 %d - P2 %d" % (wins[0], wins[1])
+    if game.NAME in _ONE_ROUND:
+        return "%s  %s" % (name, won)
+    return "%s  round %d   %s" % (name, game.round + 1, won)
+
+
+def lines(game, controls, last_event="", wins=(0, 0)):
     """The whole table as text lines, top of the device first."""
     middle = "     ".join(
         "%s %s" % ("ab"[pile], pile_text(game, pile)) for pile in range(game.pile_count())
     )
     return [
-        "Spit  round %d   games won P1 %d - P2 %d" % (game.round + 1, wins[0], wins[1]),
-        player_line(game, controls, 1, word),
+        heading(game, wins),
+        player_line(game, controls, 1),
         "   " + row(game, controls, 1),
         "",
         "          " + middle,
         "          " + controls.contest.text(),
         "",
         "   " + row(game, controls, 0),
-        player_line(game, controls, 0, word),
+        player_line(game, controls, 0),
         "",
-        status(game, controls, word),
+        status(game, controls),
         last_event,
     ]

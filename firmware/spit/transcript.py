@@ -70,6 +70,10 @@ class Transcript:
     def text(self):
         return "".join(self.lines())
 
+    def word(self, action):
+        """The word for ``action`` in this game's transcripts (``1c3a``)."""
+        return _GAMES[self.game][1](action)
+
     def lines(self):
         """The text a line at a time, each with its newline: the device writes a long
         game's transcript without making the whole text, for which its heap may hold

@@ -47,6 +47,13 @@ wait states, no cache misses), so a real Pico is a little slower.
 - ``emu_press_to_commit_max_us``: player 1's presses against the CPU (SPIT on the ready
   screen, then card and pile buttons in play), pin edge to ``Controls.press``, the
   largest (``profile.press_to_commit``).
+- Speed's (``emu_speed_*``), measured the same way: ``engine_step_us`` (Speed's
+  ``Game.apply`` over a self-play game), ``press_to_pixel_us`` (player 1's SPIT on the
+  title, Speed chosen there with ``L``; ``choose_to_pixel_us``: that ``L`` to the first
+  byte after it), and from a whole game of Speed between CPU seats and a person's presses
+  in another: ``main_loop_pass_max_us`` (and the rest of the loop's figures above under
+  the same names) and ``press_to_commit_max_us``; ``heap_low_water_bytes``: the least
+  heap free after a pass of that game, both games' modules imported.
 """
 
 import json
@@ -59,6 +66,7 @@ from host_sim.emu.probe import record, ticks_minus
 from host_sim.emu.screen import RESET_LINE
 
 P1_C1, P1_L, P1_SPIT, P2_L = 0, 5, 7, 13
+_SPEED = "speed"
 TRIAL_US = 15_000  # press, hold 2 ms, then released long enough to re-arm (10 ms)
 HOLD_US = 2_000
 BOUNCE_EDGE_US = 50
@@ -210,7 +218,7 @@ def pio_figures(pico, rng):
 
 _ENGINE = """
 import gc, time
-from spit.rules import Game
+from %(rules)s import Game
 
 game = Game(%(seed)d)
 gc.collect()  # the garbage of compiling this script: collected as the device does, not here
@@ -227,9 +235,22 @@ def engine_figures(pico):
     from host_sim.bench_engine import _games
 
     seed, history, _ = _games()[0]
+    return {"emu_engine_step_us": _engine_step_us(pico, "spit.rules", seed, history)}
+
+
+def speed_engine_figures(pico):
+    from spit.speed_selfplay import play_game
+
+    game = play_game(1).game
+    return {"emu_speed_engine_step_us": _engine_step_us(pico, "spit.speed", 1, game.history)}
+
+
+def _engine_step_us(pico, rules, seed, history):
+    """The mean time of one ``Game.apply`` of the module ``rules`` over ``history``."""
     actions = list(history[:_ENGINE_ACTIONS])
-    out = pico.exec(_ENGINE % {"seed": seed, "actions": actions}, within_us=20_000_000)
-    return {"emu_engine_step_us": round(int(out) / len(actions), 1)}
+    script = _ENGINE % {"rules": rules, "seed": seed, "actions": actions}
+    out = pico.exec(script, within_us=20_000_000)
+    return round(int(out) / len(actions), 1)
 
 
 def twin_figures(pico):
@@ -254,51 +275,74 @@ def _screen_settled(pico):
     return last
 
 
+def _press_shown_us(pico, button):
+    """Press ``button`` now; the µs from the press to the first byte SPI0 sends after it."""
+    press_us = pico.now_us + 1_000
+    pico.buttons([(press_us, button, True), (press_us + HOLD_US * 20, button, False)])
+    pico.run_us(_PRESS_SHOWN_WITHIN_US)
+    sent = [t for t, dc, _ in pico.spi_log() if dc != RESET_LINE and t >= press_us]
+    if not sent:
+        raise AssertionError("pressing button %d changed nothing on the display" % button)
+    return round(sent[0] - press_us, 1)
+
+
+def speed_screen_figures():
+    """Boot to the title, choose Speed with player 1's ``L``, then press their SPIT."""
+    with EmulatedPico(files=board_files(main=True)) as pico:
+        _screen_settled(pico)
+        choose_us = _press_shown_us(pico, P1_L)
+        pico.run_us(_SCREEN_WITHIN_US)  # the title redrawn with Speed's word, and saved
+        return {
+            "emu_speed_choose_to_pixel_us": choose_us,
+            "emu_speed_press_to_pixel_us": _press_shown_us(pico, P1_SPIT),
+        }
+
+
 def screen_figures():
     """Boot to the title, press player 1's SPIT, then stop main.py and read the heap."""
     with EmulatedPico(files=board_files(main=True)) as pico:
         title_us = _screen_settled(pico)
-        press_us = pico.now_us + 1_000
-        pico.buttons([(press_us, P1_SPIT, True), (press_us + HOLD_US * 20, P1_SPIT, False)])
-        pico.run_us(_PRESS_SHOWN_WITHIN_US)
-        sent = [t for t, dc, _ in pico.spi_log() if dc != RESET_LINE and t >= press_us]
-        if not sent:
-            raise AssertionError("pressing SPIT on the title changed nothing on the display")
+        pixel_us = _press_shown_us(pico, P1_SPIT)
         pico.raw_repl()
         if "KeyboardInterrupt" not in pico.console:
             raise AssertionError("main.py had stopped: %s" % pico.console[-300:])
         free = int(pico.exec("import gc\ngc.collect()\nprint(gc.mem_free())", enter=False))
     return {
         "emu_boot_to_title_ms": round(title_us / 1000, 1),
-        "emu_press_to_pixel_us": round(sent[0] - press_us, 1),
+        "emu_press_to_pixel_us": pixel_us,
         "emu_heap_free_after_boot_bytes": free,
     }
 
 
-def loop_figures():
-    """The main loop's figures from a CPU-against-CPU round and a person's presses."""
+def loop_figures(game="spit"):
+    """The main loop's figures from a CPU-against-CPU round (a whole game of Speed) and a
+    person's presses, named ``emu_*`` for Spit and ``emu_speed_*`` for Speed."""
     from host_sim.emu.profile import press_script, press_to_commit, profile_files, profile_pass
 
     files = profile_files()
     with EmulatedPico(files=files, log_spi=False) as pico:
         pico.run_us(BOOT_US)
-        report = profile_pass(pico, stages=False)
+        report = profile_pass(pico, stages=False, game=game)
     with EmulatedPico(files=files, log_spi=False) as pico:  # a second power-on
         pico.run_us(BOOT_US)
-        presses = press_to_commit(pico)
+        presses = press_to_commit(pico, game=game)
     if len(presses) < len(press_script(0)):
         raise AssertionError("presses were lost: %d committed" % len(presses))
-    return {
-        "emu_main_loop_pass_max_us": report["pass_max_us"],
-        "emu_break_pass_us": report["break_pass_max_us"],
-        "emu_main_loop_play_pass_max_us": report["play_pass_max_us"],
-        "emu_main_loop_play_pass_median_us": report["play_pass_median_us"],
-        "emu_cpu_decision_us": report["look_max_us"],
-        "emu_gc_during_round": report["collections_in_play"],
-        "emu_heap_fell_in_play": report["heap_fell_in_play"],
-        "emu_alloc_bytes_in_play": report["play_alloc_bytes"],
-        "emu_press_to_commit_max_us": round(max(delay for _, _, delay in presses), 1),
+    found = {
+        "main_loop_pass_max_us": report["pass_max_us"],
+        "break_pass_us": report["break_pass_max_us"],
+        "main_loop_play_pass_max_us": report["play_pass_max_us"],
+        "main_loop_play_pass_median_us": report["play_pass_median_us"],
+        "cpu_decision_us": report["look_max_us"],
+        "gc_during_round": report["collections_in_play"],
+        "heap_fell_in_play": report["heap_fell_in_play"],
+        "alloc_bytes_in_play": report["play_alloc_bytes"],
+        "press_to_commit_max_us": round(max(delay for _, _, delay in presses), 1),
     }
+    if game == _SPEED:
+        found["heap_low_water_bytes"] = report["heap_low_water"]
+    prefix = "emu_speed_" if game == _SPEED else "emu_"
+    return {prefix + name: value for name, value in found.items()}
 
 
 def figures(seed=1):
@@ -318,10 +362,13 @@ def figures(seed=1):
         measure("emu_irq_stamp_delay_us", irq_delay_figures, pico, rng)
         measure("emu_min_ordered_gap_us", ordering_figures, pico, rng)
         measure("emu_engine_step_us", engine_figures, pico)
+        measure("emu_speed_engine_step_us", speed_engine_figures, pico)
         measure("emu_pio_stamp_error_ns", pio_figures, pico, rng)
         measure("emu_twins", twin_figures, pico)
     measure("emu_boot_to_title_ms", screen_figures)
     measure("emu_main_loop_pass_max_us", loop_figures)
+    measure("emu_speed_press_to_pixel_us", speed_screen_figures)
+    measure("emu_speed_main_loop_pass_max_us", loop_figures, _SPEED)
     return found
 
 

@@ -74,7 +74,8 @@ from drivers.display import Display
 from spit.arbiter import Arbiter
 from spit.controls import Controls
 from spit.cpu import Cpu
-from spit.rules import Game, PHASE_PLAY
+from spit.rules import PHASE_PLAY
+from spit.session import rules_of
 from spit.table import Table
 
 STAGES = %(stages)r
@@ -202,10 +203,12 @@ def timed_fill_rows(display, colour, y, h):
     _spi_took(start)
 
 
-def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions):
+def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name):
     # ``handheld`` booted before this program was imported (``BOOTED``): on the heap that
     # main.py leaves, not on one this program's code scattered. The hooks wrap classes,
-    # so they reach what boot made.
+    # so they reach what boot made. The game's rules and CPU are imported as a match of
+    # it imports them.
+    Game, Cpu = rules_of(name)
     Cpu.glance = timed_glance(Cpu.glance)
     # After boot, as main.py loads the firmware: the heap boot finds is a device's. Two
     # bytes a pass in play, in blocks of 256: the heap after boot has room, in small blocks.
@@ -233,6 +236,7 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions):
         debouncer = handheld.debouncer  # it binds the capture's drain once
         debouncer._drain = timed(debouncer._drain, STAGES.index("drain"))
     handheld.saved.seats = [level, level]
+    handheld.saved.game = name
     breaks_run = [0]
     take_break = handheld.controller.on_break
 
@@ -249,6 +253,8 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions):
     worst_play = array("i", [0] * len(STAGES))
     passes = play_passes = collections = fell = play_alloc = worst_us = worst_play_us = 0
     breaks = break_us = tail = 0
+    heap = gc.mem_free() + gc.mem_alloc()
+    low_water = heap
     now = time.ticks_us()
     while passes < max_passes:
         session = handheld.controller.session
@@ -269,6 +275,7 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions):
         handheld.run_pass(now)
         took = time.ticks_diff(time.ticks_us(), start)
         after = gc.mem_alloc()
+        low_water = min(low_water, heap - after)
         doing |= (1 if handheld.pace.carried else 0) << 14 | (1 if after != before else 0) << 15
         now = time.ticks_add(now, took + skip_us)
         passes += 1
@@ -311,7 +318,8 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions):
         "worst_play": list(worst_play), "stage_max": list(stage_max),
         "look_max_us": looks[0], "looks": looks[1], "collections_in_play": collections,
         "heap_fell_in_play": fell,
-        "play_alloc_bytes": play_alloc, "errors": handheld.errors,
+        "play_alloc_bytes": play_alloc, "heap_low_water": low_water,
+        "errors": handheld.errors,
         "last_error": repr(handheld.last_error),
         "history": len(session.table.game.history) if session is not None else -1,
         "slowest": list(SLOWEST),
@@ -332,9 +340,10 @@ def press(self, button, t, tie=False):
     return _press(self, button, t, tie)
 
 
-def run(handheld, level, span_us):
+def run(handheld, level, span_us, name):
     Controls.press = press
     handheld.saved.seats = ["person", level]
+    handheld.saved.game = name
     handheld.controller.new_match(time.ticks_us())
     gc.collect()
     start = time.ticks_us()
@@ -363,16 +372,16 @@ def press_script(start_us):
     return list(zip(times, buttons, strict=True))
 
 
-def press_to_commit(pico, level=_LEVEL):
-    """Player 1's presses against the CPU at ``level``; returns ``(edge_us, button,
-    commit_delay_us)`` per committed press of player 1, the delay measured from the
-    pin edge to ``Controls.press`` on the chip's clock."""
+def press_to_commit(pico, level=_LEVEL, game="spit"):
+    """Player 1's presses against the CPU at ``level`` in a match of ``game``; returns
+    ``(edge_us, button, commit_delay_us)`` per committed press of player 1, the delay
+    measured from the pin edge to ``Controls.press`` on the chip's clock."""
     from host_sim.emu.probe import ticks_minus
 
     presses = press_script(0)
     span = presses[-1][0] + 200_000
     pico.exec(BOOTED + "from press_run import run")
-    pico.write(b"run(handheld, %r, %d)\x04" % (level, span))
+    pico.write(b"run(handheld, %r, %d, %r)\x04" % (level, span, game))
     pico.expect(b"ready", 5_000_000, fail=b"Traceback")
     start = pico.now_us
     events = []
@@ -439,15 +448,17 @@ def profile_files():
     return board_files(main=False, extra=extra)
 
 
-def profile_pass(pico, stages, level=_LEVEL, rounds=_ROUNDS, max_passes=_MAX_PASSES, regions=None):
-    """One run on ``pico`` (at its REPL); returns the board's report as a dict, with
-    ``stage_us`` (total per stage), ``worst_pass`` (the slowest pass by stage) and
-    ``stage_max_us``. ``regions`` sets the renderer's ``regions_per_call`` (None: as
-    ``boot()`` leaves it)."""
+def profile_pass(
+    pico, stages, level=_LEVEL, rounds=_ROUNDS, max_passes=_MAX_PASSES, regions=None, game="spit"
+):
+    """One run on ``pico`` (at its REPL) of a match of ``game``; returns the board's report
+    as a dict, with ``stage_us`` (total per stage), ``worst_pass`` (the slowest pass by
+    stage) and ``stage_max_us``. ``regions`` sets the renderer's ``regions_per_call``
+    (None: as ``boot()`` leaves it). A game of Speed is one round: the run ends with it."""
     if max_passes > _MAX_PASSES:
         raise ValueError("at most %d passes" % _MAX_PASSES)
-    args = (stages, level, rounds, max_passes, _SKIP_US, regions)
-    code = BOOTED + "from loop_run import run\nrun(handheld, %r, %r, %d, %d, %d, %r)\n" % args
+    args = (stages, level, rounds, max_passes, _SKIP_US, regions, game)
+    code = BOOTED + "from loop_run import run\nrun(handheld, %r, %r, %d, %d, %d, %r, %r)\n" % args
     out = pico.exec(code, within_us=120_000_000)
     lines = out.strip().splitlines()
     report = ast.literal_eval(lines[-1])
