@@ -60,8 +60,9 @@ class _Slices:
 # time; deleted through a slice made once, a list keeps its room, and a play allocates
 # nothing (tests/test_handheld.py). MicroPython cannot call ``slice()``: these are made
 # by subscripting.
-_TOP = _Slices()[-1:]
-ALL = _Slices()[:]  # ``del cards[ALL]`` empties a pile and keeps its room
+SLICE = _Slices()  # ``SLICE[k:]`` is a slice, to make once and keep
+_TOP = SLICE[-1:]
+ALL = SLICE[:]  # ``del cards[ALL]`` empties a pile and keeps its room
 
 
 def take_last(cards):

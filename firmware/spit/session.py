@@ -124,6 +124,9 @@ class Session:
         if game.phase != PHASE_OVER:
             return
         if self._over_at < 0:
+            if self._over_at == -1 and self.pace is not None and self.pace.carried:
+                self._over_at = -2  # the action that ended the game filled this pass
+                return  # noted in the next
             self._over_at = now
             self.match.record(game.outcome())
             if self.on_game_over is not None:

@@ -35,7 +35,7 @@ True
 
 from micropython import const
 
-from spit.cards import ALL, DECK_SIZE, FITS, RANK_COUNT, rank, take_last, with_room
+from spit.cards import ALL, DECK_SIZE, FITS, SLICE, rank, take_last, with_room
 from spit.options import SPEED_WORD, Options
 from spit.rng import Rng
 from spit.rules import (
@@ -57,6 +57,7 @@ OUT = const(4)
 FLIP_ACTION = const(FLIP << 9)
 
 HAND = const(5)  # a hand's slots
+_RANKS = const(13)  # RANK_COUNT, inlined by the compiler
 DRAW = const(15)  # the cards each draw pile is dealt
 SPARES = const(5)  # the replacements each stack is dealt
 GAME_ACTIONS = const(128)  # room in a game's history: twice the longest of 4,000 self-play games
@@ -72,6 +73,9 @@ FEWER_CARDS = "fewer cards"
 
 _ENDS = {why: (Outcome(0, why), Outcome(1, why)) for why in (CALLED, FEWER_CARDS)}
 _PILES = "ab"
+# ``lst[k:]`` for each length a replacement stack is cut to, made once (a slice is an
+# object: written in play, it would be allocated).
+_FROM = tuple(SLICE[k:] for k in range(DECK_SIZE // 2 + 1))
 
 
 def play(player, slot, pile):
@@ -239,22 +243,23 @@ class Game:
         first = self._hand_bits(0, either)
         second = self._hand_bits(1, either)
         self._playable = (first & 1) | (second & 1) << 1
-        self._out = first >> 1 | (second >> 1) << 1
+        self._out = first >> 1 | second & 2
 
     def _hand_bits(self, player, either):
-        """Bit 0: a card in ``player``'s hand has a rank of the bits ``either``; bit 1:
-        they hold no card. (A frame of its own: on MicroPython a function of more than 11
-        words of locals takes its frame from the heap.)"""
+        """1 when a card in ``player``'s hand has a rank of the bits ``either``; else 2
+        when they hold no card, else 0. (A frame of its own: on MicroPython a function of
+        more than 11 words of locals takes its frame from the heap.)"""
         hand = self.stock[player]
-        holding = len(self.pack[player])
-        fits = 0
+        empty = 0 if self.pack[player] else 2  # out, unless a card is in hand
         slot = HAND
         while slot:  # no iterator: it would take the frame past 11 words
             slot -= 1
-            if hand[slot]:
-                holding += 1
-                fits |= either >> hand[slot][0] % RANK_COUNT & 1
-        return fits if holding else fits | 2
+            cards = hand[slot]
+            if cards:
+                if either >> cards[0] % _RANKS & 1:
+                    return 1
+                empty = 0
+        return empty
 
     def own_call(self, player):
         """The action ``player``'s SPIT makes alone: the call of the game's name once
@@ -303,7 +308,7 @@ class Game:
         if not cards:
             return NO_CARD
         # In play both piles have a top. A lookup, not ``fits``: a call costs tens of µs.
-        return None if FITS[self.middle[pile][-1]] >> cards[0] % RANK_COUNT & 1 else NO_FIT
+        return None if FITS[self.middle[pile][-1]] >> cards[0] % _RANKS & 1 else NO_FIT
 
     def is_legal(self, action):
         try:
@@ -353,6 +358,7 @@ class Game:
         return False
 
     def _play(self, player, slot, pile):
+        """The card in ``slot`` onto ``pile``; the slot refilled from the draw pile."""
         cards = self.stock[player][slot]
         self.middle[pile].append(cards[0])
         del cards[ALL]
@@ -436,7 +442,13 @@ def _put_under(cards, pile):
 
 def _split(cards, half, stacks):
     """``cards`` dealt into two ``stacks``: the first ``half`` to the first, the rest to
-    the second; ``cards`` emptied, their room kept."""
-    for i in range(len(cards)):
-        stacks[0 if i < half else 1].append(cards[i])
+    the second (the last first); ``cards`` emptied, their room kept. In C, a call each:
+    a card at a time, the split took 0.7 ms on the Pico."""
+    first = stacks[0]
+    second = stacks[1]
+    first.extend(cards)
+    del first[_FROM[half]]
+    cards.reverse()
+    second.extend(cards)
+    del second[_FROM[len(cards) - half]]
     del cards[ALL]

@@ -21,7 +21,7 @@ True
 
 from micropython import const
 
-from spit.cards import FITS, RANK_COUNT
+from spit.cards import FITS
 from spit.cpu import Level, level_named, reaction_draw
 from spit.rng import derive
 from spit.rules import PHASE_PLAY, PHASE_READY
@@ -30,6 +30,7 @@ from spit.ticks import ticks_add, ticks_diff
 
 # Salt of a seat's generator: seat 0 draws from derive(seed, _SALT), seat 1 from _SALT + 1.
 _SALT = const(0x5BED)
+_RANKS = const(13)  # RANK_COUNT, inlined by the compiler
 # In the last moments of a reaction the card is already on its way (as ``spit.cpu``).
 HAND_MS = const(150)
 
@@ -125,7 +126,7 @@ class SpeedCpu:
                 continue
             holding = True
             card = hand[slot][0]
-            rank = card % RANK_COUNT
+            rank = card % _RANKS
             pile = 0 if fits_a >> rank & 1 else 1 if fits_b >> rank & 1 else -1
             if pile < 0:
                 continue
@@ -144,6 +145,6 @@ def _opens(hand, played, card):
     """True when another card in ``hand`` fits ``card``, the top it would make."""
     fits = FITS[card]  # the ranks either side of it: a lookup, where a call costs tens of µs
     for slot in range(HAND):
-        if slot != played and hand[slot] and fits >> hand[slot][0] % RANK_COUNT & 1:
+        if slot != played and hand[slot] and fits >> hand[slot][0] % _RANKS & 1:
             return True
     return False
