@@ -317,3 +317,18 @@ def test_a_card_beaten_to_its_pile_goes_back_and_shows_the_margin():
     assert table.press(0, keys.C1, t=1_420) == (LOST_RACE, 0, 0)
     assert table.controls.contest.text() == "P2 by 0.42 ms"
     assert hand(table.game, 0)[0] == parse_card("5C"), "back in its slot"
+
+
+_REPLAY = """
+from spit.transcript import Transcript
+
+game = Transcript.parse(%r).replay()
+print(game.NAME, game.plays, game.flips, game.outcome().winner, game.card_count())
+"""
+
+
+def test_a_speed_transcript_replays_on_micropython_as_on_cpython():
+    game = speed_selfplay.play_game(7, ("quick", "lightning")).game
+    text = Transcript.of(game).text()
+    expected = "speed %d %d %d 52\n" % (game.plays, game.flips, game.outcome().winner)
+    assert run(_REPLAY % text) == expected
