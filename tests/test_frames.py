@@ -181,7 +181,6 @@ EVERY_PRESS = {
         "Game._flip",
         "Game._gather",
         "Game.top",
-        "Game.fits",
         "Game.is_stuck",
         "Game.is_out",
         "Game.can_play",

@@ -35,7 +35,7 @@ True
 
 from micropython import const
 
-from spit.cards import ALL, DECK_SIZE, FITS, SLICE, rank, take_last, with_room
+from spit.cards import ALL, DECK_SIZE, FITS, SLICE, take_last, with_room
 from spit.options import SPEED_WORD, Options
 from spit.rng import Rng
 from spit.rules import (
@@ -209,10 +209,6 @@ class Game:
             count += self.held(player) + len(self.spares[player])
             count += len(self.middle[player])
         return count
-
-    def fits(self, card, pile):
-        top = self.top(pile)
-        return top >= 0 and FITS[top] >> rank(card) & 1 == 1
 
     def can_play(self, player):
         """True when a card in ``player``'s hand fits a centre pile."""
