@@ -133,6 +133,51 @@ def test_too_few_cards_under_the_tops_is_a_stall_won_by_the_player_holding_fewer
     assert (game.outcome().winner, game.outcome().reason) == (1, speed.FEWER_CARDS)
 
 
+def spent_and_stuck():
+    return position(("8D", "8H"), ("2H", "KS"), under=("3C 4C 5C 9S", "6C 7C"))
+
+
+def test_the_gather_made_ahead_while_stuck_changes_nothing_until_the_flip_takes_it():
+    ahead, at_flip = spent_and_stuck(), spent_and_stuck()
+    table = [list(pile) for pile in ahead.middle + ahead.spares]
+    count = ahead.card_count()
+    steps = 0
+    while ahead.prepare_spit():
+        steps += 1
+    assert steps == 3, "stuck with the replacements spent: copied, shuffled, split"
+    assert not ahead.prepare_spit(), "done once an action"
+    assert [list(pile) for pile in ahead.middle + ahead.spares] == table
+    ahead.apply(FLIP_ACTION)
+    at_flip.apply(FLIP_ACTION)
+    assert ahead.middle == at_flip.middle and ahead.spares == at_flip.spares
+    assert ahead.rng.state == at_flip.rng.state and ahead.reshuffles == 1
+    assert ahead.card_count() == count
+
+
+def test_nothing_is_made_ahead_while_someone_can_play_or_replacements_are_left():
+    assert not position(("8D", "8H"), ("2H", "KS"), spares=("4C", "6C")).prepare_spit()
+    assert not position(("3D", "8H"), ("2H", "KS"), under=("3C 4C", "6C")).prepare_spit()
+    stall = position(("8D 8C", "8H"), ("2H", "KS"), under=("3C", ""))
+    assert stall.prepare_spit(), "the cards copied: too few to shuffle"
+    stall.apply(FLIP_ACTION)
+    assert (stall.outcome().winner, stall.outcome().reason) == (1, speed.FEWER_CARDS)
+
+
+@settings(max_examples=30)
+@given(st.integers(0, 2**31 - 1), st.randoms(use_true_random=False))
+def test_a_game_with_its_gathers_made_ahead_is_the_game_without(seed, chooser):
+    ahead, plain = Game(seed), Game(seed)
+    while ahead.phase != PHASE_OVER and len(ahead.history) < 300:
+        for _ in range(chooser.randrange(4)):  # the gather made ahead, in part or whole
+            ahead.prepare_spit()
+        action = chooser.choice(ahead.legal_actions())
+        ahead.apply(action)
+        plain.apply(action)
+        assert (ahead.middle, ahead.spares) == (plain.middle, plain.spares)
+        assert ahead.stock == plain.stock
+    assert ahead.rng.state == plain.rng.state
+
+
 def test_a_call_with_cards_left_is_refused_and_with_none_wins():
     game = position(("3S", "8H 9H"), ("4H", "KS"))
     assert refused(game, out(0)) == CARDS_LEFT
@@ -300,6 +345,18 @@ def test_spit_calls_the_flip_when_both_are_stuck_and_is_refused_while_someone_ca
     playing.press(0, keys.SPIT)
     assert playing.press(1, keys.SPIT) == (REFUSED, 1, NOT_STUCK)
     assert playing.game.top(0) == parse_card("2H"), "nothing changed"
+
+
+def test_the_timers_pass_after_the_stuck_check_gathers_ahead_and_the_flip_takes_it():
+    table = Buttons(spent_and_stuck())
+    table.controls.stuck_check_at = 0  # as an action leaves it
+    assert table.controls.update(0), "the stuck check fills a pass"
+    assert [table.controls.update(0) for _ in range(4)] == [True, True, True, False]
+    assert not table.game.prepare_spit(), "the gather's three steps are done"
+    assert len(table.game.middle[0]) == 5, "the piles stay until the flip"
+    table.press(0, keys.SPIT)
+    assert table.press(1, keys.SPIT) == (SPAT, -1, 2)
+    assert table.game.reshuffles == 1 and len(table.game.middle[0]) == 2
 
 
 def test_a_player_out_of_cards_calls_the_game_with_spit_alone_and_wins():

@@ -71,6 +71,11 @@ class Rng:
         """The whole 32-bit state, for comparing generators."""
         return self._state[0] << 16 | self._state[1]
 
+    def follow(self, other):
+        """Take ``other``'s state: from now on this generator draws what ``other`` would."""
+        self._state[0] = other._state[0]
+        self._state[1] = other._state[1]
+
     def next(self):
         """The next 32-bit number."""
         step(self._state)

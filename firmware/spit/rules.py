@@ -261,6 +261,11 @@ class Game:
         """The action a SPIT press makes alone (Speed's call of the game): in Spit, none."""
         return -1
 
+    def prepare_spit(self):
+        """Work a spit can have done ahead while nobody can move (Speed's gather): in
+        Spit, none."""
+        return False
+
     def pile_count(self):
         return len(self.middle)
 

@@ -2,10 +2,13 @@
 
 ``profile_pass(pico)`` boots the device as ``main.py`` does (``boot()``: the real
 display on SPI0 at 62.5 MHz, the PIO capture, the buzzer, the saved data), starts a
-CPU-against-CPU match (both seats at ``lightning``) and runs ``Handheld.run_pass`` pass
+CPU-against-CPU match (both seats at ``lightning``) dealt by ``seed`` (not the power-on's,
+which follows the emulated boot's timing: a fixed seed plays the same game on every
+firmware, as far as the CPU seats' timing lets it) and runs ``Handheld.run_pass`` pass
 after pass, as the device's loop (``Handheld.run``) does: the match's ready screen and
 countdown, a whole round, the round result, the next ready screen and countdown, and
-``_TAIL_PASSES`` passes of the next round's play. Each pass is timed with ``ticks_us`` on
+``_TAIL_PASSES`` passes of the next round's play (``round_ended``: the pass in which the
+round ended, -1 if it had not within ``max_passes``). Each pass is timed with ``ticks_us`` on
 the chip; the game clock handed to ``run_pass`` runs ahead of the chip's by ``_SKIP_US``
 a pass, so a whole round plays in a few emulated seconds (more happens per pass, never
 less: the figures err on the slow side).
@@ -59,7 +62,7 @@ _SKIP_US = 25_000
 _LEVEL = "lightning"
 _ROUNDS = 1
 _TAIL_PASSES = 150
-_MAX_PASSES = 1_500
+_MAX_PASSES = 4_000
 _SLOW_KEPT = 12  # the slowest passes reported, with what each was
 _COLLECTION_US = 5_000  # no pass in play comes near it but one that collects
 
@@ -203,7 +206,7 @@ def timed_fill_rows(display, colour, y, h):
     _spi_took(start)
 
 
-def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name):
+def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name, seed):
     # ``handheld`` booted before this program was imported (``BOOTED``): on the heap that
     # main.py leaves, not on one this program's code scattered. The hooks wrap classes,
     # so they reach what boot made. The game's rules and CPU are imported as a match of
@@ -237,6 +240,7 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
         debouncer._drain = timed(debouncer._drain, STAGES.index("drain"))
     handheld.saved.seats = [level, level]
     handheld.saved.game = name
+    handheld.controller.seed = seed
     breaks_run = [0]
     take_break = handheld.controller.on_break
 
@@ -252,6 +256,7 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
     stage_max = array("i", [0] * len(STAGES))
     worst_play = array("i", [0] * len(STAGES))
     passes = play_passes = collections = fell = play_alloc = worst_us = worst_play_us = 0
+    ended = -1  # the pass in which the round ended
     breaks = break_us = tail = 0
     heap = gc.mem_free() + gc.mem_alloc()
     low_water = heap
@@ -261,6 +266,8 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
         if session is None:
             break  # the match ended (the error screen): the figures say why
         game = session.table.game
+        if ended < 0 and game.round >= rounds:
+            ended = passes
         if game.round >= rounds and game.phase == PHASE_PLAY:
             tail += 1  # the next round's opening frame, and some of its play
         if tail > _TAIL_PASSES or game.outcome() is not None:
@@ -312,7 +319,8 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
         block = play_times[i >> 7]
         print("t", block[2 * (i & 127)] | block[2 * (i & 127) + 1] << 8)
     print(repr({
-        "passes": passes, "play_passes": play_passes, "pass_max_us": worst_us,
+        "passes": passes, "round_ended": ended, "play_passes": play_passes,
+        "pass_max_us": worst_us,
         "play_pass_max_us": worst_play_us, "breaks": breaks, "break_pass_max_us": break_us,
         "total": list(total), "worst": list(worst),
         "worst_play": list(worst_play), "stage_max": list(stage_max),
@@ -340,10 +348,11 @@ def press(self, button, t, tie=False):
     return _press(self, button, t, tie)
 
 
-def run(handheld, level, span_us, name):
+def run(handheld, level, span_us, name, seed):
     Controls.press = press
     handheld.saved.seats = ["person", level]
     handheld.saved.game = name
+    handheld.controller.seed = seed
     handheld.controller.new_match(time.ticks_us())
     gc.collect()
     start = time.ticks_us()
@@ -372,8 +381,9 @@ def press_script(start_us):
     return list(zip(times, buttons, strict=True))
 
 
-def press_to_commit(pico, level=_LEVEL, game="spit"):
-    """Player 1's presses against the CPU at ``level`` in a match of ``game``; returns
+def press_to_commit(pico, level=_LEVEL, game="spit", seed=1):
+    """Player 1's presses against the CPU at ``level`` in a match of ``game`` dealt by
+    ``seed``; returns
     ``(edge_us, button, commit_delay_us)`` per committed press of player 1, the delay
     measured from the pin edge to ``Controls.press`` on the chip's clock."""
     from host_sim.emu.probe import ticks_minus
@@ -381,7 +391,7 @@ def press_to_commit(pico, level=_LEVEL, game="spit"):
     presses = press_script(0)
     span = presses[-1][0] + 200_000
     pico.exec(BOOTED + "from press_run import run")
-    pico.write(b"run(handheld, %r, %d, %r)\x04" % (level, span, game))
+    pico.write(b"run(handheld, %r, %d, %r, %d)\x04" % (level, span, game, seed))
     pico.expect(b"ready", 5_000_000, fail=b"Traceback")
     start = pico.now_us
     events = []
@@ -449,7 +459,14 @@ def profile_files():
 
 
 def profile_pass(
-    pico, stages, level=_LEVEL, rounds=_ROUNDS, max_passes=_MAX_PASSES, regions=None, game="spit"
+    pico,
+    stages,
+    level=_LEVEL,
+    rounds=_ROUNDS,
+    max_passes=_MAX_PASSES,
+    regions=None,
+    game="spit",
+    seed=1,
 ):
     """One run on ``pico`` (at its REPL) of a match of ``game``; returns the board's report
     as a dict, with ``stage_us`` (total per stage), ``worst_pass`` (the slowest pass by
@@ -457,8 +474,9 @@ def profile_pass(
     (None: as ``boot()`` leaves it). A game of Speed is one round: the run ends with it."""
     if max_passes > _MAX_PASSES:
         raise ValueError("at most %d passes" % _MAX_PASSES)
-    args = (stages, level, rounds, max_passes, _SKIP_US, regions, game)
-    code = BOOTED + "from loop_run import run\nrun(handheld, %r, %r, %d, %d, %d, %r, %r)\n" % args
+    args = (stages, level, rounds, max_passes, _SKIP_US, regions, game, seed)
+    call = "run(handheld, %r, %r, %d, %d, %d, %r, %r, %d)\n" % args
+    code = BOOTED + "from loop_run import run\n" + call
     out = pico.exec(code, within_us=120_000_000)
     lines = out.strip().splitlines()
     report = ast.literal_eval(lines[-1])
