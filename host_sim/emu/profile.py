@@ -8,8 +8,8 @@ firmware, as far as the CPU seats' timing lets it) and runs ``Handheld.run_pass`
 after pass, as the device's loop (``Handheld.run``) does: the match's ready screen and
 countdown, a whole round, the round result, the next ready screen and countdown, and
 ``_TAIL_PASSES`` passes of the next round's play (``round_ended``: the pass in which the
-round ended, -1 if it had not within ``max_passes``). Each pass is timed with ``ticks_us`` on
-the chip; the game clock handed to ``run_pass`` runs ahead of the chip's by ``_SKIP_US``
+round ended, -1 if it had not within ``max_passes``). Each pass is timed with ``ticks_us``
+on the chip; the game clock handed to ``run_pass`` runs ahead of the chip's by ``_SKIP_US``
 a pass, so a whole round plays in a few emulated seconds (more happens per pass, never
 less: the figures err on the slow side).
 
@@ -383,9 +383,9 @@ def press_script(start_us):
 
 def press_to_commit(pico, level=_LEVEL, game="spit", seed=1):
     """Player 1's presses against the CPU at ``level`` in a match of ``game`` dealt by
-    ``seed``; returns
-    ``(edge_us, button, commit_delay_us)`` per committed press of player 1, the delay
-    measured from the pin edge to ``Controls.press`` on the chip's clock."""
+    ``seed``; returns ``(edge_us, button, commit_delay_us)`` per committed press of
+    player 1, the delay measured from the pin edge to ``Controls.press`` on the chip's
+    clock."""
     from host_sim.emu.probe import ticks_minus
 
     presses = press_script(0)
