@@ -338,10 +338,12 @@ def loop_figures(game="spit"):
         reports.append(report)
         with EmulatedPico(files=files, log_spi=False) as pico:  # a power-on of its own
             pico.run_us(BOOT_US)
-            found = press_to_commit(pico, game=game, seed=seed)
-        if len(found) < len(press_script(0)):
-            raise AssertionError("seed %d: presses were lost: %d committed" % (seed, len(found)))
-        presses += found
+            committed = press_to_commit(pico, game=game, seed=seed)
+        if len(committed) < len(press_script(0)):
+            raise AssertionError(
+                "seed %d: presses were lost: %d committed" % (seed, len(committed))
+            )
+        presses += committed
 
     def most(name):
         return max(report[name] for report in reports)
