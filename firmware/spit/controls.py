@@ -351,7 +351,7 @@ class Controls:
         last = action & 15
         if kind == SPIT:
             keys_out[0] = keys.SPIT
-            return 0 if self.called[player] else 1
+            return 0 if self.called[player] or not self.spits(player) else 1
         if kind == SLAP:
             keys_out[0] = self.key_of(player, last)
             return 1
@@ -597,12 +597,14 @@ class Controls:
             self._apply(action, t)
             self._tell(CALLED, player, 0)
             return
+        if not self.spits(player):
+            return  # nothing of theirs to spit: the other player spits alone
         called = self.called
         called[player] = not called[player]
         if not called[player]:
             self._tell(WITHDRAWN, player, 0)
             return
-        if not called[1 - player]:
+        if not called[1 - player] and self.spits(1 - player):
             self._tell(CALLED, player, 0)
             return
         if self.game.phase == PHASE_READY and self.countdown_us:
@@ -617,6 +619,14 @@ class Controls:
             self._spit(t)
         except IllegalActionError as refusal:
             self._tell(REFUSED, player, refusal.reason)
+
+    def spits(self, player):
+        """Whether ``player``'s call counts for the next spit: not while everybody is
+        stuck with their pack empty and the other's not (the other spits alone)."""
+        game = self.game
+        if game.phase != PHASE_PLAY or game.spitter_count() == 2:
+            return True
+        return bool(game.pack[player]) or not game.pack[1 - player] or not game.is_stuck()
 
     def _spit(self, t):
         spitters = self.game.spitter_count()

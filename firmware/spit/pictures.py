@@ -11,7 +11,9 @@ pen's window: ``stock_card(card, x, y, top, bottom)`` (a big rank top left, a bi
 bottom right, as its owner reads it, over a blank card already in the window, in rows
 ``top`` to ``bottom`` of it), ``index(card, x, y)``
 (rank and suit along the card's bottom edge; the pen's turn gives the copy along the
-top), ``empty_place(x, y)``.
+top), ``empty_place(x, y)``. A 6 and a 9 are underlined (``UNDERLINED``), so that a card
+turned over cannot be misread: the stock card's rank keeps its top, the index's rests
+on the bar.
 """
 
 from micropython import const
@@ -39,6 +41,11 @@ from spit.pen import (
 
 NAMES = ("P1", "P2")
 _RANKS = const(13)
+# 6 and 9 read the same turned over: as on printed cards, a bar under each tells them
+# apart, a pixel below the glyph, under all but its outer columns.
+UNDERLINED = (5, 8)  # the ranks of 6 and 9
+_UNDERLINE_GAP = const(1)
+_UNDERLINE_H = const(2)
 # A glyph: its width and height, then a run of pixels (left, top, length) after another.
 _GLYPH_W = const(0)
 _GLYPH_H = const(1)
@@ -246,23 +253,32 @@ class Pictures:
     def __init__(self, pen):
         self.pen = pen
         self._glyph = pen.glyph  # bound once: a glyph a band of a card
-        self._big_ranks = [self._bitmap(glyph, BIG_SCALE) for glyph in RANKS]
+        self._big_ranks = [self._rank(rank, BIG_SCALE) for rank in range(_RANKS)]
         self._big_suits = [self._bitmap(glyph, BIG_SCALE) for glyph in SUITS]
-        self._index_ranks = [self._bitmap(glyph, INDEX_SCALE) for glyph in RANKS]
+        self._index_ranks = [self._rank(rank, INDEX_SCALE) for rank in range(_RANKS)]
         self._index_suits = [self._bitmap(glyph, INDEX_SCALE) for glyph in SUITS]
         self.index_h = max(glyph[PICTURE_H] for glyph in self._index_ranks + self._index_suits)
         # One ``ink`` call each rather than four rectangles.
         self._empty_shape = _frame_shape(CARD_W, CARD_H, 1)
         self.highlight = _frame_shape(FACE_W, FACE_H, MARGIN)
 
-    def _bitmap(self, glyph, scale):
-        """A glyph magnified ``scale`` times, as a picture: a run of pixels a rectangle."""
+    def _rank(self, rank, scale):
+        """A rank's glyph as a picture, 6 and 9 underlined."""
+        return self._bitmap(RANKS[rank], scale, rank in UNDERLINED)
+
+    def _bitmap(self, glyph, scale, underlined=False):
+        """A glyph magnified ``scale`` times, as a picture: a run of pixels a rectangle,
+        and with ``underlined`` the bar under it."""
         fbm = self.pen.framebuf
         width = glyph[_GLYPH_W] * scale
         height = glyph[_GLYPH_H] * scale
+        bar = 1 if underlined else 0
+        if underlined:
+            height += _UNDERLINE_GAP + _UNDERLINE_H
         buf = bytearray((width + 7) // 8 * height)
         fb = fbm.FrameBuffer(buf, width, height, fbm.MONO_HLSB)
-        shape = bytearray(2 + (len(glyph) - 2) // 3 * 4)  # written in place: little garbage
+        # Written in place: little garbage.
+        shape = bytearray(2 + ((len(glyph) - 2) // 3 + bar) * 4)
         shape[0] = width
         shape[1] = height
         at = 2
@@ -273,6 +289,12 @@ class Pictures:
             shape[at + 3] = scale
             fb.fill_rect(shape[at], shape[at + 1], shape[at + 2], scale, 1)
             at += 4
+        if underlined:
+            shape[at] = scale
+            shape[at + 1] = height - _UNDERLINE_H
+            shape[at + 2] = width - 2 * scale
+            shape[at + 3] = _UNDERLINE_H
+            fb.fill_rect(shape[at], shape[at + 1], shape[at + 2], _UNDERLINE_H, 1)
         return picture(fbm, buf, width, height, bytes(shape))
 
     def stock_card(self, card, x, y, top, bottom):

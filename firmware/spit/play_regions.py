@@ -129,7 +129,7 @@ _PILE_BANDS = [bytearray(CARD_BANDS) for _ in range(_PILES_MAX)]  # by pile, the
 _COUNTS = bytearray(_PILES_MAX)
 _FACE_BANDS = [[bytearray(CARD_BANDS) for _ in range(_SLOTS_MAX)] for _ in (0, 1)]
 _UNDERS = [bytearray(_SLOTS_MAX) for _ in (0, 1)]  # the edges under a slot's top card
-_PACKS = bytearray(2)
+PACK_CODES = bytearray(2)
 NAME_CODES = bytearray(2)
 CALL_CODES = bytearray(2)
 for pile in range(_PILES_MAX):
@@ -147,7 +147,7 @@ for player in (0, 1):
     for slot in range(_SLOTS_MAX):
         _UNDERS[player][slot] = _add(_EDGES, player, 0, slot, 0)
 for player in (0, 1):
-    _PACKS[player] = _add(_PACK, player, 0, 0, 0)
+    PACK_CODES[player] = _add(_PACK, player, 0, 0, 0)
 SWEPT = REGIONS
 for player in (0, 1):
     NAME_CODES[player] = _add(_NAME, player, 0, 0, 0)
@@ -187,11 +187,11 @@ def _play_regions(player, slot, piles, moved):
 
 
 def _spit_regions(piles, count):
-    """A spit: each pile's regions and count, then the packs."""
+    """A spit: each pile's regions and count (the packs are followed by their sizes)."""
     found = b""
     for pile in range(count):
         found += piles[pile] + _COUNTS[pile : pile + 1]
-    return found + _PACKS
+    return found
 
 
 class Regions:

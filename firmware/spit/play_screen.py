@@ -10,8 +10,10 @@ showed, so a region whose content is unchanged sends nothing. A call looks only 
 the actions applied since the last call (``game.history``), the hands and the calls can
 have changed: a pass where nothing happened costs a few comparisons. The regions an
 action touches go into a ring, the pile a card landed on first; setting the table out
-is a sweep over every region. Then the names and calls, then the message row, in
-eighths of a row where the old or the new text reaches, player 1's copy first.
+is a sweep over every region. The packs are followed by their sizes (a spit takes from
+them, and so does each play of Speed). Then the names and calls, then the message row,
+in eighths of a row where the old or the new text reaches, player 1's copy first; when
+only one player can spit, the other's copy says who does rather than asking them.
 
 Following changes spends a region of the call's share (``spit.render``), except when the
 last ``FOLLOWS_MAX`` calls in a row spent theirs on it and the table was not just set
@@ -29,7 +31,7 @@ from spit.layout import CARD_BANDS, HEIGHT, WIDTH
 from spit.options import CALLS
 from spit.pace import FOLLOWS_MAX, HEAP
 from spit.pen import HIGHLIGHT, WHITE
-from spit.play_regions import CALL_CODES, MESSAGE_CODE, NAME_CODES, SWEPT, Regions
+from spit.play_regions import CALL_CODES, MESSAGE_CODE, NAME_CODES, PACK_CODES, SWEPT, Regions
 from spit.rules import MOVE, PHASE_PLAY, PHASE_READY, PHASE_SLAP, PLAY
 
 # An action (``spit.rules``): kind << 9 | player << 8 | the slot it leaves << 4 | where to.
@@ -46,7 +48,8 @@ _MSG_SLAP = const(3)
 _MSG_PICK = const(4)  # + the player who picks
 _MSG_WAIT = const(6)  # stuck, with spit=auto
 _MSG_SLAP_LONE = const(7)  # a stalled one-pile round
-_MSG_BANNER = const(8)
+_MSG_ALONE = const(8)  # stuck, + the only player with a card to spit
+_MSG_BANNER = const(10)
 
 # What a change followed (``_followed``) and a message was decided from (``_seen``):
 # the phase and the contest's winner and margin, and for a message the history length.
@@ -58,9 +61,10 @@ _DONE = const(3)
 # How many actions since the last call are followed one by one; after more, every
 # region is looked at again.
 _FOLLOW_MAX = const(8)
-# At most, per action: a spit's two piles (thickness, bands and counts) and two packs.
-_REGIONS_PER_ACTION = 2 * (CARD_BANDS + 2) + 2
-_HAND_REGIONS = 4 * CARD_BANDS  # queued at most by one call's change of hands
+# At most, per action: a spit's two piles (thickness, bands and counts).
+_REGIONS_PER_ACTION = 2 * (CARD_BANDS + 2)
+# Queued at most by one call's change of hands and packs.
+_HAND_REGIONS = 4 * CARD_BANDS + 2
 _QUEUE_SIZE = 2 * _FOLLOW_MAX * _REGIONS_PER_ACTION + _HAND_REGIONS
 
 
@@ -72,7 +76,8 @@ def _contest_key(contest):
 
 
 def _prompts(word):
-    """The message row's prompts, in the order of the _MSG_ keys."""
+    """The message row's prompts, in the order of the _MSG_ keys (those of _MSG_ALONE
+    are the half of the player with nothing to spit)."""
     return (
         "",
         "both press " + word,
@@ -82,6 +87,9 @@ def _prompts(word):
         "P2 picks a pile",
         "nobody can move",
         "SLAP the pile",
+        # The other half's, while only this player can spit.
+        "nobody can move - P1 spits",
+        "nobody can move - P2 spits",
     )
 
 
@@ -101,6 +109,8 @@ class PlayScreen:
         self.share = None
         # The screen as last drawn.
         self._hands = [-1, -1]
+        self._packs = [-1, -1]  # the pack sizes followed
+        self._changes = -1  # the controls' changes when the last call looked at them
         self._calls = [None, None]
         self._cpus = None
         self._game = None
@@ -126,6 +136,7 @@ class PlayScreen:
         # The message row being drawn, and how far: columns of player 1's copy, then
         # player 2's (2 * WIDTH: all drawn); the columns its pieces must cover.
         self._message_text = None  # a prompt, or None for the margin's banner
+        self._turned_text = None  # player 2's prompt where it differs, until laid out
         self._message_len = 0
         self._message_x = 0
         self._message_at = 2 * WIDTH
@@ -143,14 +154,20 @@ class PlayScreen:
 
     def step(self, share=None):
         """Go on drawing what the last calls left, this call's ``share`` of it, without
-        looking at the game again (a call of ``play`` follows its changes); False when
-        the play screen is not the one on the display."""
+        looking at the game again (a call of ``play`` follows its changes), unless the
+        controls told of a change since: the device calls ``play`` again only after
+        such a change while the screen was all drawn, so a change made while it was
+        still drawing is followed here. False when the play screen is not the one on
+        the display."""
         call = self.renderer
         if call.screen != screens.PLAY:
             return False
         phase = self.game.phase
         in_play = phase == PHASE_PLAY or phase == PHASE_SLAP  # noqa: SIM109 (a tuple would be built)
-        if in_play and call.busy and call.start(share):
+        if in_play and self.controls.changes != self._changes:
+            self.share = share
+            HEAP.call(PlayScreen._play, self)
+        elif in_play and call.busy and call.start(share):
             self._only_followed = 0
             HEAP.call(PlayScreen._draw_pending, self)
         return True
@@ -160,6 +177,7 @@ class PlayScreen:
         game = self.game
         controls = self.controls
         call = self.renderer
+        self._changes = controls.changes
         if (
             # Most calls: nothing happened since the last one. Lists compare in C.
             game is self._game
@@ -226,6 +244,7 @@ class PlayScreen:
             for i in range(self._done, done):
                 self._follow(game.history[i])
         self._done = done
+        self._follow_packs(game, everything)
         followed = self._followed
         followed[_PHASE] = game.phase
         followed[_WINNER] = controls.contest.winner
@@ -249,6 +268,16 @@ class PlayScreen:
         keys[MESSAGE_CODE] = -1
         keys[CALL_CODES[0]] = -1
         keys[CALL_CODES[1]] = -1
+
+    def _follow_packs(self, game, everything):
+        """Queue the packs whose size changed: a spit takes a card from them, and in
+        Speed every play draws one; after ``everything``, only note their sizes."""
+        for player in (0, 1):
+            size = len(game.pack[player])
+            if size != self._packs[player]:
+                self._packs[player] = size
+                if not everything:
+                    self._queue_region(PACK_CODES[player])
 
     def _follow_hands(self, controls):
         """Queue the top cards a hand left and went to (their highlight)."""
@@ -378,9 +407,22 @@ class PlayScreen:
         if self.regions.keys[MESSAGE_CODE] == key:
             return False
         self.regions.keys[MESSAGE_CODE] = key
+        self._turned_text = None
         if key >= _MSG_BANNER:
             self._message_text = None  # the banner's codes
             self._start_message(contest.banner_len, WHITE)
+        elif key >= _MSG_ALONE:
+            # The player who spits is asked to; the other is told who does.
+            asked = self._prompts[_MSG_STUCK]
+            told = self._prompts[key]
+            if key == _MSG_ALONE:  # player 1 spits alone (no tuple: the heap is locked)
+                first, second = asked, told
+            else:
+                first, second = told, asked
+            self._message_text = first
+            self._turned_text = second
+            self._start_message(len(told) if len(told) > len(asked) else len(asked), HIGHLIGHT)
+            self.pen.place_message((WIDTH - 8 * len(first)) // 2, HIGHLIGHT)
         else:
             self._message_text = self._prompts[key]
             self._start_message(len(self._message_text), HIGHLIGHT)
@@ -397,7 +439,11 @@ class PlayScreen:
         if phase == PHASE_PLAY and game.is_stuck():  # worked out once per action
             # Whatever happened before everybody got stuck is old news after the spit.
             self._baseline = _contest_key(controls.contest)
-            return _MSG_WAIT if game.options.spit == "auto" else _MSG_STUCK
+            if game.options.spit == "auto":
+                return _MSG_WAIT
+            if not controls.spits(1):
+                return _MSG_ALONE
+            return _MSG_STUCK if controls.spits(0) else _MSG_ALONE + 1
         contest = _contest_key(controls.contest)
         if contest >= 0 and contest != self._baseline:
             return _MSG_BANNER + contest
@@ -441,6 +487,14 @@ class PlayScreen:
         first = self._message_from // width * width  # the first piece they reach
         while self._message_at < 2 * WIDTH:
             at = self._message_at
+            if at >= WIDTH and self._turned_text is not None:
+                # Player 2's copy says something else: laid out in a region of its own.
+                if not call.afford():
+                    return
+                text = self._turned_text
+                self._turned_text = None
+                self.pen.lay_out(text)
+                self.pen.place_message((WIDTH - 8 * len(text)) // 2, HIGHLIGHT)
             left = at % WIDTH
             if left < first:
                 self._message_at = at - left + first

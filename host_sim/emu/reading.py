@@ -3,8 +3,10 @@
 ``WIDTH * HEIGHT * 3`` bytes of RGB, rows top down (``VirtualDisplay.rgb()``, a decoded
 PNG).
 
-    read_row(rgb, y)    # "seed 2630925", or None where no centred text lies
-    read_seed(rgb)      # the title's seed: 2630925
+    read_row(rgb, y)             # "seed 2630925", or None where no centred text lies
+    read_text(rgb, x, y, length) # "pack 14 ": ``length`` cells from x, y; "?": no glyph
+    read_seed(rgb)               # the title's seed: 2630925
+    turned(rgb)                  # the picture turned half a turn: player 2's half upright
 
 The power-on seed comes from the chip's random source, so only the screen tells which
 games the board will deal; with it, the host deals the same ones.
@@ -77,6 +79,43 @@ def read_row(rgb, y):
         if "\0" not in text and text[0] != " " and text[-1] != " ":
             return text
     return None
+
+
+def read_text(rgb, x, y, length):
+    """``length`` cells of 8x8 text, the first with its top left at ``x, y``, read against
+    the commonest colour of the cells together (text on a badge reads as on the felt):
+    " " for a cell with no ink, "?" for ink that is no glyph of the font."""
+    rows = [
+        rgb[((y + dy) * WIDTH + x) * 3 : ((y + dy) * WIDTH + x + GLYPH * length) * 3]
+        for dy in range(GLYPH)
+    ]
+    counts = {}
+    for row in rows:
+        for at in range(0, len(row), 3):
+            colour = row[at : at + 3]
+            counts[colour] = counts.get(colour, 0) + 1
+    background = max(counts, key=counts.get)
+    text = []
+    for i in range(length):
+        cell = bytes(
+            sum(
+                0x80 >> dx
+                for dx in range(GLYPH)
+                if row[(GLYPH * i + dx) * 3 : (GLYPH * i + dx) * 3 + 3] != background
+            )
+            for row in rows
+        )
+        text.append(_FONT.get(cell, "?"))
+    return "".join(text)
+
+
+def turned(rgb):
+    """The picture turned half a turn: player 2's half as player 2 sees it, at the
+    places of player 1's."""
+    out = bytearray(len(rgb))
+    for c in range(3):
+        out[c::3] = rgb[c::3][::-1]
+    return bytes(out)
 
 
 def read_seed(rgb):
