@@ -9,6 +9,10 @@ steps as a generator of waits (ms), so that any face can drive it from its own l
 
 from spit import keys
 from spit.cards import adjacent, parse_card
+from spit.layout import HALF_Y, ROW_PITCH
+from spit.static_screens import READY_Y
+
+from host_sim.emu.reading import SEED_Y, read_row
 
 # What ``Look.screen`` holds: the names of ``spit.screens``.
 CALLING = ("ready", "round result", "stuck")
@@ -224,3 +228,37 @@ def _pile_tops(line):
 
 def _card(name):
     return -1 if name in ("--", "") else parse_card(name)
+
+
+# -- what a person reads off the screen's pixels (``VirtualDisplay.rgb()`` bytes) ----------
+
+
+def turned(rgb):
+    """The picture turned half a turn: player 2's half as player 2 reads it."""
+    return b"".join(rgb[i : i + 3] for i in range(len(rgb) - 3, -1, -3))
+
+
+def match_lines(rgb):
+    """The ready screen's line about the match (``game 2 of 3: P1 1 - P2 0``) as player 1
+    and as player 2 read it on their halves (None where there is none)."""
+    y = HALF_Y + READY_Y[2]
+    return read_row(rgb, y), read_row(turned(rgb), y)
+
+
+def title_prompt(rgb):
+    """The title's ``press SPIT`` (or ``press SPEED``) line, as player 1 reads it."""
+    return read_row(rgb, SEED_Y - 2 * ROW_PITCH)
+
+
+def match_line(games, of=3, seats=("P1", "P2")):
+    """What the ready screen says about the match, ``games`` won so far."""
+    if of == 1:
+        return "one game decides the match"
+    return "game %d of %d: %s %d - %s %d" % (
+        sum(games) + 1,
+        of,
+        seats[0],
+        games[0],
+        seats[1],
+        games[1],
+    )

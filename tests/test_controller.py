@@ -14,6 +14,7 @@ from spit.controller import (
     ERROR_US,
     HOLD_US,
     MATCH,
+    READY_US,
     ROUND_RESULT_US,
     SELF_TEST,
     SETTINGS,
@@ -32,7 +33,7 @@ from spit.rules import (
     player_of,
 )
 from spit.savedata import SaveData
-from spit.session import NEXT_MATCH_US
+from spit.session import NEXT_GAME_US, NEXT_MATCH_US
 
 P1_SPIT = keys.button_id(0, keys.SPIT)
 P2_SPIT = keys.button_id(1, keys.SPIT)
@@ -246,7 +247,7 @@ def test_settings_change_values_and_spit_starts_a_new_match_with_them():
     assert device.storage.saves[-1][2].startswith("layout=3x5")
 
 
-def test_attract_mode_plays_itself_and_ignores_the_players_until_spit():
+def test_attract_mode_plays_itself_and_no_press_reaches_its_game():
     device = Device()
     device.run(TITLE_US // 1000 + 10)
     assert device.controller.mode == ATTRACT
@@ -255,11 +256,56 @@ def test_attract_mode_plays_itself_and_ignores_the_players_until_spit():
     assert attract.plays > 0 and device.screen.name == "play"
     assert device.screen.args[2] == (True, True)
     before = attract.history[:]
-    device.tap(keys.button_id(0, keys.C1))  # a card button: no effect on the CPU game
+    device.tap(keys.button_id(0, keys.C1))  # a card button: the title, not a card played
     assert attract.history[: len(before)] == before
     assert all(action >> 8 & 1 in (0, 1) for action in attract.history)
+    device.run(TITLE_US // 1000 + 10)
     device.tap(P1_SPIT)
     assert device.controller.mode == MATCH and device.controller.attract is None
+
+
+def test_the_title_stays_twenty_seconds_and_each_press_keeps_it_up():
+    device = Device()
+    device.run(19_900)
+    assert device.controller.mode == TITLE and TITLE_US >= 20_000_000
+    device.tap(keys.button_id(1, keys.C2))  # somebody at the buttons
+    device.run(TITLE_US // 1000 - 200)
+    assert device.controller.mode == TITLE
+    device.run(200)
+    assert device.controller.mode == ATTRACT
+
+
+@pytest.mark.parametrize("key", [keys.C1, keys.C5])
+@pytest.mark.parametrize("player", [0, 1])
+def test_any_button_but_spit_in_attract_mode_brings_the_title_back(key, player):
+    device = Device()
+    device.run(TITLE_US // 1000 + 10)
+    assert device.controller.mode == ATTRACT
+    device.run(3000)
+    device.tap(keys.button_id(player, key))
+    assert device.controller.mode == TITLE and device.screen.name == "title"
+    assert device.screen.args == ("SPIT", device.controller.seed) and device.saved.game == "spit"
+    assert device.controller.attract is None
+    device.run(TITLE_US // 1000 - 500)
+    assert device.controller.mode == TITLE, "the title stays its whole time"
+
+
+@pytest.mark.parametrize("key", [keys.LEFT, keys.RIGHT])
+def test_l_or_r_in_attract_mode_choose_the_other_game_on_the_title(key):
+    device = Device()
+    device.saved.games = [1, 0]
+    device.run(TITLE_US // 1000 + 10)
+    assert device.controller.mode == ATTRACT
+    device.tap(keys.button_id(1, key))
+    assert device.controller.mode == TITLE and device.saved.game == "speed"
+    assert device.screen.name == "title" and device.screen.args[0] == "SPEED"
+    assert device.saved.games == [0, 0], "Speed does not resume Spit's match"
+    device.run(TITLE_US // 1000 + 10)  # attract mode again; L again: Spit
+    assert device.controller.mode == ATTRACT
+    device.tap(keys.button_id(0, keys.LEFT))
+    assert device.controller.mode == TITLE and device.screen.args[0] == "SPIT"
+    device.tap(P1_SPIT)
+    assert device.controller.session.table.game.NAME == "spit"
 
 
 def test_attract_mode_returns_to_the_title():
@@ -314,7 +360,83 @@ def test_game_over_then_match_result_keep_the_tallies():
     assert device.saved.matches[winner] == 1 and device.saved.games == [0, 0]
     assert "game" in device.sounds.played
     device.run(NEXT_MATCH_US // 1000 + 10)
-    assert device.screen.name == "ready", "the next match waits for both"
+    assert device.screen.name == "ready", "CPU against CPU: nobody to choose, the next match"
+    assert device.screen.args[4] == [0, 0] and device.controller.session.match.seed != 77
+
+
+def _play_as_a_person(device):
+    """The person at P1 plays on against the CPU (calls on each ready screen) until the
+    game is over."""
+    game = device.controller.session.table.game
+    for _ in range(20_000):
+        device.run(100)
+        if game.phase == PHASE_OVER:
+            return
+        if device.screen.name in ("ready", "round_result"):
+            if not device.controller.session.table.controls.called[0]:
+                device.tap(P1_SPIT)
+        else:
+            _person_moves(device, game)
+    raise AssertionError("the game never ended")
+
+
+def test_after_the_match_result_the_title_with_the_game_to_choose():
+    device = Device(seats=("person", "lightning"))
+    device.saved.options.set("match", "single")
+    device.tap(P1_SPIT)
+    device.tap(P1_SPIT)
+    next_seed = device.controller.seed
+    _play_as_a_person(device)
+    device.run(20)
+    assert device.screen.name == "match_result"
+    device.run(NEXT_MATCH_US // 1000 - 200)
+    assert device.screen.name == "match_result", "long enough to read"
+    device.run(300)
+    assert device.controller.mode == TITLE and device.screen.name == "title"
+    assert device.screen.args == ("SPIT", next_seed) and device.controller.session is None
+    assert next_seed < 1 << 24, "a small int on the device, drawn with the heap locked"
+    assert device.saved.games == [0, 0] and sum(device.saved.matches) == 1
+    device.tap(keys.button_id(0, keys.RIGHT))  # the other game, for the next match
+    device.tap(P1_SPIT)
+    assert device.controller.session.table.game.NAME == "speed"
+    assert device.controller.session.match.seed == next_seed
+
+
+@pytest.mark.parametrize("seats", [("person", "person"), ("person", "lightning")])
+def test_a_ready_screen_left_alone_gives_way_to_the_title_and_the_tally_stays(seats):
+    device = Device(seats=seats)
+    device.saved.games = [1, 0]  # game 2 of a best of three
+    device.tap(P1_SPIT)
+    assert device.screen.name == "ready" and device.screen.args[4:] == ([1, 0], 3)
+    device.run(READY_US // 2000)
+    device.tap(keys.button_id(1, keys.C3))  # somebody at the buttons
+    device.run(READY_US // 1000 - 200)
+    assert device.controller.mode == MATCH and device.screen.name == "ready"
+    device.run(200)
+    assert device.controller.mode == TITLE and device.screen.name == "title"
+    assert device.saved.games == [1, 0], "the match waits on the title"
+    assert READY_US <= 60_000_000, "a person who walked away is not waited for long"
+    device.tap(P1_SPIT)
+    assert device.screen.name == "ready" and device.screen.args[4] == [1, 0]
+
+
+def test_the_ready_screen_says_which_game_of_the_match_comes_and_the_score():
+    device = Device(seats=("lightning", "lightning"))
+    device.tap(P1_SPIT)
+    assert device.screen.name == "ready" and device.screen.args[4:] == ([0, 0], 3)
+    session = device.controller.session
+    for _ in range(600_000):
+        device.run(1)
+        if session.table.game.phase == PHASE_OVER:
+            break
+    assert session.match.winner() < 0
+    device.run(NEXT_GAME_US // 1000 + 10)
+    assert device.screen.name == "ready" and session.table.game.round == 0
+    assert device.screen.args[4] == session.match.wins and sum(session.match.wins) == 1
+    single = Device()
+    single.saved.options.set("match", "single")
+    single.tap(P1_SPIT)
+    assert single.screen.name == "ready" and single.screen.args[4:] == ([0, 0], 1)
 
 
 @pytest.mark.parametrize("when", ["title", "play"])

@@ -10,12 +10,14 @@ slower, and the capture has tests of its own (``test_emu.py``).
 """
 
 import pytest
+from person import match_line, match_lines
 from spit import keys
 from spit.controls import DEFAULT_RACE_WINDOW_US
 from spit.cpu import Cpu
 from spit.options import Options
 from spit.rules import MOVE, PHASE_PLAY, PHASE_SLAP, SPIT_ACTION, kind_of
 from spit.savedata import SaveData
+from spit.session import NEXT_MATCH_US
 from spit.speed_cpu import SpeedCpu
 
 from host_sim.emu.board import EmulatedPico, firmware_paths
@@ -87,6 +89,18 @@ def single_game_settings():
     saved = SaveData()
     saved.options = Options.parse("match=single")
     return saved.options, {"spit.json": saved.text().encode()}
+
+
+def test_the_ready_screen_says_which_game_of_the_match_comes_and_the_score(tmp_path):
+    saved = SaveData()
+    saved.games = [1, 0]  # the board was switched off after game 1 of a best of three
+    with board({"spit.json": saved.text().encode()}) as pico:
+        face = power_on(pico, str(tmp_path))
+        face.mirror.device.handheld.saved.games = [1, 0]
+        face.press(P1_SPIT)
+        face.until_screen("ready", SCREEN_US)
+        line = match_line((1, 0))
+        assert match_lines(face.picture()) == (line, line), "on both halves"
 
 
 def next_keys(table, cpus):
@@ -234,7 +248,8 @@ def test_a_whole_match_of_speed_to_the_match_result(tmp_path):
 
 
 def play_to_the_match_result(face, cpus):
-    """Both people play on until the match result; the screens shown, in order."""
+    """Both people play on until the match result, then the title comes; the screens
+    shown before it, in order."""
     mirror = face.mirror
     shown = []
     for _ in range(ACTIONS_MAX):
@@ -246,6 +261,10 @@ def play_to_the_match_result(face, cpus):
         if name in ("ready", "round result", "game over"):
             if name == "game over":
                 face.until_screen("ready", 6 * SCREEN_US)  # it leaves by itself
+                wins = mirror.device.session.match.wins
+                of = 2 * mirror.device.session.match.games_to_win() - 1
+                line = match_line(wins, of)
+                assert match_lines(face.picture()) == (line, line)
             face.run_us(READ_US)
             both_spit(face)
             until_the_round_opens(face)
@@ -254,6 +273,7 @@ def play_to_the_match_result(face, cpus):
     else:
         pytest.fail("no match result after %d actions: %s" % (ACTIONS_MAX, shown))
     face.until_screen("match result", SCREEN_US)
+    face.until_screen("title", NEXT_MATCH_US + SCREEN_US)  # the people choose what comes next
     return shown
 
 

@@ -269,6 +269,7 @@ def test_a_save_that_cannot_be_made_is_shown_once_on_the_ready_screen(monkeypatc
     notice = "not saved: %s/s.json.new is a folder" % tmp_path
     assert controller.notice == notice[:40]
     board.settle()
+    board.run(1)  # the cards are dealt once the ready screen is drawn
     expected, view = wired_display()
     called = controller.session.table.controls.called
     Renderer(expected, framebuf).ready("SPIT", called, controller._cpus, notice[:40])

@@ -1,4 +1,5 @@
-"""A person's whole path through the simulator's window, from power-on to the next match.
+"""A person's whole path through the simulator's window, from power-on to the match result
+and back to the title, where the next game is chosen.
 
 The real ``make sim`` entry (``host_sim.sim.main``) opens the real window on SDL's
 dummy video driver and runs its own loop; the only input is keyboard events put on
@@ -14,10 +15,10 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from person import Look, Script  # noqa: E402
+from person import Look, Script, match_line, match_lines, title_prompt  # noqa: E402
 from spit import keys  # noqa: E402
-from spit.controller import MODE_NAMES  # noqa: E402
-from spit.session import NEXT_MATCH_US  # noqa: E402
+from spit.controller import MODE_NAMES, READY_US, TITLE_US  # noqa: E402
+from spit.session import NEXT_GAME_US, NEXT_MATCH_US  # noqa: E402
 
 from host_sim import sim, sim_device, window  # noqa: E402
 
@@ -25,6 +26,7 @@ from host_sim import sim, sim_device, window  # noqa: E402
 TURN_S = 0.002
 P1, P2 = 0, 1
 READ_MS = 300  # a person's time to read a new screen before answering it
+CPU_P2 = ("P1", "P2 CPU")  # the seats as the screens name them
 
 
 @pytest.fixture(autouse=True)
@@ -63,6 +65,10 @@ class WindowFace:
         lines = [line for line in self.window._status() if line.startswith("screen: ")]
         assert len(lines) == 1, lines
         return lines[0][len("screen: ") :]
+
+    def picture(self):
+        """The screen as the window shows it, one sample per device pixel."""
+        return self.window.screen_rgb()
 
     def look(self):
         look = Look.of_device(self.device)
@@ -191,8 +197,23 @@ def first_round_events(script, face):
     )
 
 
-def through_the_match(script, people):
-    """Round after round to the match result, then the next match's ready screen."""
+def reads(script, read, wanted, within_ms=1_000):
+    """Wait until ``read`` of the window's picture is ``wanted`` (the screen is drawn a
+    piece at a time)."""
+    waited = 0
+    while read(script.face.picture()) != wanted:
+        assert waited < within_ms, "the screen shows %r, not %r" % (
+            read(script.face.picture()),
+            wanted,
+        )
+        yield 20
+        waited += 20
+
+
+def through_the_match(script, people, seats=("P1", "P2"), after="title"):
+    """Round after round to the match result, then the screen ``after`` it: the title
+    (the people choose what comes next), or the next match's ready screen (CPU against
+    CPU). Each game's ready screen says which game it is and the score, on both halves."""
     for _ in range(60):
         yield from play_on(script, people, ("round result", "game over", "match result"), 90_000)
         shown = script.face.look().screen
@@ -203,11 +224,22 @@ def through_the_match(script, people):
                 yield from script.tap(player, keys.SPIT)
             yield from script.until("countdown", "ready", within_ms=1_000)
         elif shown == "game over":
-            yield from script.until("ready", within_ms=6_000)
+            wins = list(script.face.device.session.match.wins)
+            yield from script.until("ready", within_ms=NEXT_GAME_US // 1000 + 1_000)
+            line = match_line(wins, 3, seats)
+            yield from reads(script, match_lines, (line, line))
         else:
-            yield from script.until("ready", within_ms=NEXT_MATCH_US // 1000 + 500)
+            yield from script.until(after, within_ms=NEXT_MATCH_US // 1000 + 500)
             return
     raise AssertionError("no match result: %s" % script.shown)
+
+
+def choose_on_the_title(script, key, game):
+    """``key`` (L or R) on the title or in attract mode: the title, with ``game``."""
+    yield from script.tap(P1, key)
+    yield from script.until("title", within_ms=200)
+    assert "game: " + game.title() in script.face.window._status()
+    yield from reads(script, title_prompt, "press " + game.upper())
 
 
 def test_two_people_play_a_match_through_the_window(monkeypatch, tmp_path):
@@ -237,6 +269,7 @@ def test_two_people_play_a_match_through_the_window(monkeypatch, tmp_path):
     for screen in ("title", "ready", "countdown", "play", "stuck", "slap", "round result"):
         assert screen in script.shown
     assert script.shown.index("game over") < script.shown.index("match result")
+    assert script.shown[-2:] == ["match result", "title"], script.shown
 
 
 def test_a_person_plays_the_cpu_through_the_window(monkeypatch, tmp_path):
@@ -244,16 +277,26 @@ def test_a_person_plays_the_cpu_through_the_window(monkeypatch, tmp_path):
         yield from script.until("title")
         yield from script.tap(P1, keys.SPIT)
         yield from script.until("ready", within_ms=100)
+        line = match_line((0, 0), 3, CPU_P2)
+        yield from reads(script, match_lines, (line, line))
         yield READ_MS
         yield from script.tap(P1, keys.SPIT)
         yield from script.until("countdown", within_ms=2_000)
         yield from script.until("play", within_ms=3_500)
-        yield from through_the_match(script, (P1,))
+        yield from through_the_match(script, (P1,), CPU_P2)
+        # The title after the match result: Speed chosen, a match of it started, and left.
+        yield from choose_on_the_title(script, keys.LEFT, "speed")
+        yield from script.tap(P1, keys.SPIT)
+        yield from script.until("ready", within_ms=100)
+        assert script.face.device.session.table.game.NAME == "speed"
+        yield from reads(script, match_lines, (line, line))
+        yield from script.until("title", within_ms=READY_US // 1000 + 500)
         yield from helpers_and_exit(script, script.face)
 
     code, script, face = run_window(monkeypatch, tmp_path, ["--p2", "cpu:quick"], steps)
     assert code == 0 and script.done
     assert "round result" in script.shown and "match result" in script.shown
+    assert script.shown[-4:] == ["match result", "title", "ready", "title"], script.shown
     assert face.device.finished and face.device.saved_transcripts
 
 
@@ -263,7 +306,8 @@ def test_cpu_against_cpu_plays_on_in_the_window(monkeypatch, tmp_path):
         yield from script.until("play", within_ms=8_000)
         yield from script.until("round result", within_ms=120_000)
         yield from script.until("match result", within_ms=900_000)
-        yield from script.until("ready", within_ms=NEXT_MATCH_US // 1000 + 500)
+        # Nobody is there to choose: the next match.
+        yield from script.until("ready", "countdown", within_ms=NEXT_MATCH_US // 1000 + 500)
         yield from helpers_and_exit(script, script.face)
 
     argv = ["--p1", "cpu:lightning", "--p2", "cpu:lightning"]
@@ -287,7 +331,10 @@ def test_a_person_chooses_speed_on_the_title_and_plays_the_cpu_to_the_match_resu
         yield from script.tap(P1, keys.SPIT)
         yield from script.until("countdown", within_ms=2_000)
         yield from script.until("play", "stuck", within_ms=3_500)
-        yield from through_the_match(script, (P1,))
+        yield from through_the_match(script, (P1,), CPU_P2)
+        # Left on the title: attract mode; R there chooses Spit and shows the title.
+        yield from script.until("attract", within_ms=TITLE_US // 1000 + 500)
+        yield from choose_on_the_title(script, keys.RIGHT, "spit")
         face.key(pygame.K_ESCAPE)
 
     code, script, face = run_window(monkeypatch, tmp_path, ["--p2", "cpu:quick"], steps)
@@ -295,7 +342,8 @@ def test_a_person_chooses_speed_on_the_title_and_plays_the_cpu_to_the_match_resu
     shown = script.shown
     assert shown[:4] == ["title", "ready", "countdown", "play"], shown
     assert "stuck" in shown and "round result" not in shown and "slap" not in shown
-    assert shown.index("game over") < shown.index("match result") < len(shown) - 1
+    assert shown.index("game over") < shown.index("match result")
+    assert shown[-4:] == ["match result", "title", "attract", "title"], shown
     games = face.device.finished
     assert {game["game_name"] for game in games} == {"speed"}
     assert sorted(games[-1]["match"]) == [len(games) - 2, 2], "best of three: two games won"

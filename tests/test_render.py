@@ -347,7 +347,7 @@ def test_a_new_screen_answering_a_press_sends_its_first_strip_in_its_first_call(
         renderer.play(game, controls, (False, False), share)
 
     screens = (
-        lambda share: renderer.ready("SPIT", [False, False], (False, False), "", share),
+        lambda share: renderer.ready("SPIT", [False, False], (False, False), "", share=share),
         lambda share: renderer.countdown(3, share),
         redraw,
     )
@@ -363,7 +363,7 @@ def test_a_call_that_takes_values_draws_nothing_and_stepping_on_draws_the_rest()
     game, controls, screen, renderer = drawn()
     renderer.regions_per_call = 1
     before = screen.bytes
-    renderer.ready("SPIT", [False, False], (False, False), "", TAKE)
+    renderer.ready("SPIT", [False, False], (False, False), "", share=TAKE)
     assert screen.bytes == before and renderer.busy, "the values taken, nothing sent"
     calls = 0
     while renderer.step() and renderer.busy:
@@ -398,7 +398,7 @@ def test_stepping_the_play_screen_draws_nothing_once_its_round_is_over():
 def test_the_call_after_one_that_took_values_draws_its_region():
     _, _, screen, renderer = drawn()
     renderer.regions_per_call = 1
-    renderer.ready("SPIT", [False, False], (False, False), "", TAKE)
+    renderer.ready("SPIT", [False, False], (False, False), "", share=TAKE)
     before = screen.bytes
     assert renderer.step()
     assert screen.bytes - before == 320 * 2 * 2, "the clear's first strip: taking was paid"
@@ -916,7 +916,7 @@ screens = renderer.screens
 calls = (
     ("title", lambda share: screens.title("SPIT", 7, share)),
     ("settings", lambda share: screens.settings(rows, 12, changes[0], share)),
-    ("ready", lambda share: screens.ready("SPIT", called, cpus, "hint", share)),
+    ("ready", lambda share: screens.ready("SPIT", called, cpus, "hint", share=share)),
     ("countdown", lambda share: screens.countdown(wins[0], share)),
     ("result", lambda share: screens.round_result(end, margin, cpus, reactions, share)),
     ("over", lambda share: screens.game_over(0, "out of cards", wins, cpus, 99, reactions, share)),

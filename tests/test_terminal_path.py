@@ -2,7 +2,8 @@
 
 ``python -m host_sim`` runs with no display on a pty; the person reads the screen back
 through a terminal emulator (pyte), as a terminal shows it, and types keys as bytes:
-from the title to the match result and the next match against the CPU, then Esc.
+from the title to the match result against the CPU and back to the title, where the
+next game is chosen, then Esc.
 """
 
 import os
@@ -14,7 +15,8 @@ import pyte
 import pytest
 from person import look_at_text
 from spit import keys
-from spit.controller import EAGER_US
+from spit.controller import EAGER_US, READY_US, TITLE_US
+from spit.session import NEXT_MATCH_US
 from test_sim import Terminal, python_sim
 
 from host_sim import sim_keys
@@ -60,6 +62,16 @@ class TerminalView(Terminal):
         char = sim_keys.chars_of(sim_keys.key_label(keys.button_id(player, key)))[0]
         os.write(self.master, char.encode())
         time.sleep(0.06 / SPEED)  # the view holds it 40 ms; then it reads released
+
+    def text(self):
+        return "\n".join(self.lines())
+
+    def until_text(self, text, seconds=2):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if text in self.text():
+                return
+        raise AssertionError("no %r on the terminal:\n%s" % (text, self.text()))
 
     def until(self, *names, seconds=10):
         end = time.monotonic() + seconds
@@ -116,7 +128,15 @@ def test_a_person_plays_a_match_against_the_cpu_in_the_terminal(terminal, tmp_pa
     play_against_the_cpu(view, seen)
     for screen in ("countdown", "play", "slap", "round result"):
         assert screen in seen, seen
-    view.until("ready", seconds=10)  # the next match
+    view.until("title", seconds=2 * NEXT_MATCH_US / 1e6 / SPEED + 5)  # the people choose
+    assert "game: Spit" in view.text()
+    view.type(0, keys.LEFT)
+    view.until_text("game: Speed")
+    assert view.look().screen == "title" and "press SPEED (Space)" in view.text()
+    view.until("attract", seconds=2 * TITLE_US / 1e6 / SPEED + 5)  # the title left alone
+    view.type(1, keys.C2)  # any button but SPIT: the title again
+    view.until("title", seconds=2)
+    assert "game: Speed" in view.text()
     os.write(view.master, b"\x1b")
     code, err = view.finish()
     assert code == 0 and "Traceback" not in err, err
@@ -141,7 +161,14 @@ def test_a_person_plays_a_match_of_speed_against_the_cpu_in_the_terminal(termina
     shown = "\n".join(view.lines())
     assert "Speed  games won" in shown and "wins (out of cards)" in shown, shown
     assert "wins the match" in shown, shown
-    view.until("ready", seconds=10)  # the next match
+    view.until("title", seconds=2 * NEXT_MATCH_US / 1e6 / SPEED + 5)  # the people choose
+    view.type(0, keys.RIGHT)
+    view.until_text("game: Spit")
+    view.type(0, keys.LEFT)
+    view.until_text("game: Speed")
+    view.type(0, keys.SPIT)
+    view.until("ready", seconds=2)
+    view.until("title", seconds=2 * READY_US / 1e6 / SPEED + 5)  # nobody pressed SPIT
     os.write(view.master, b"\x1b")
     code, err = view.finish()
     assert code == 0 and "Traceback" not in err, err

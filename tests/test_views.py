@@ -9,7 +9,7 @@ a press and the match it starts, and while a round is dealt.
 
 import pytest
 from spit import keys
-from spit.controller import TITLE
+from spit.controller import TITLE, TITLE_US
 from spit.screens import NAMES
 
 from host_sim import terminal
@@ -102,7 +102,7 @@ def test_every_view_holds_through_a_cpu_match_started_from_the_title(tmp_path):
 def test_every_view_holds_on_the_screens_around_the_game(tmp_path):
     watcher = Watcher(["--p2", "human", "--seed", "3"], tmp_path)
     controller = watcher.device.controller
-    watcher.run(6_500)  # the title, then attract mode
+    watcher.run(TITLE_US // 1000 + 500)  # the title, then attract mode
     assert "attract" in watcher.seen
     watcher.tap(P1_SPIT)  # a match from attract mode
     watcher.run(300)

@@ -3,14 +3,18 @@
 Modes, and what moves between them:
 
 - ``TITLE``: the name of the game and the seed. ``L``/``R`` choose the game (Spit
-  or Speed); a SPIT press starts a match; after a few seconds with nobody at the
+  or Speed); a SPIT press starts a match; after ``TITLE_US`` with nobody at the
   buttons, attract mode.
 - ``ATTRACT``: the CPU plays itself on the play screen (its own arbiter, so the
   players' presses never reach its game), Spit and Speed in turn. A SPIT press
-  starts a match; when its game ends, or after a minute, the title again.
-- ``MATCH``: a ``Session``: each game's ready screen (both press SPIT), the 3-2-1
-  countdown, play with its stuck and slap prompts, the round result, game over and
-  the match result. The screen follows the game's phase.
+  starts a match; ``L``/``R`` choose the other game and show the title; any other
+  button, its game's end, or a minute bring the title back.
+- ``MATCH``: a ``Session``: each game's ready screen (both press SPIT; which game
+  of the match, and the score), the 3-2-1 countdown, play with its stuck and slap
+  prompts, the round result, game over and the match result, then the title (two
+  CPU seats play on: nobody is there to choose). The screen follows the game's
+  phase. A ready screen before a game's first round left ``READY_US`` with no
+  press gives way to the title, the tally kept; a game begun never does.
 - ``SETTINGS`` (``spit.settings_menu``): the game, every rule option, who plays
   each seat, the sound; ``SPIT`` saves them and starts a new match (the match
   reset).
@@ -55,6 +59,9 @@ Methods
     every mode and pass; ``screen_name()`` names it as a player would: the simulator's
     views, the bench and the tests read it rather than work it out.
 
+What each screen of a match is drawn from is ``spit.match_screens``' (``MatchScreens``,
+a part of the controller kept in a file of its own).
+
 No press waits on a screen that waits on it: the presses within ``EAGER_US`` of the
 SPIT that starts a match started it too and are dropped, and a call made while the
 ready screen is still being drawn deals the cards at once, for the table to take it.
@@ -65,13 +72,14 @@ from micropython import const
 from spit import keys, screens
 from spit.arbiter import Arbiter
 from spit.controls import BANNER_MAX, EVENT_NAMES, LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
+from spit.match_screens import NO_WINS, PAIRS, MatchScreens
 from spit.options import GAMES, Options, word_of
 from spit.pace import ANSWER, DRAW, REGION, TAKE, Pace
 from spit.reactions import Reactions
 from spit.rng import derive
 from spit.rules import PHASE_DEALING, PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
 from spit.savedata import PERSON
-from spit.session import Session
+from spit.session import NEXT_MATCH_US, Session
 from spit.settings_menu import SettingsMenu, after
 from spit.ticks import ticks_add, ticks_diff
 
@@ -87,20 +95,15 @@ _MODE_SCREENS = (screens.TITLE, screens.ATTRACT, screens.READY, screens.SETTINGS
 _MODE_SCREENS += (screens.ERROR, screens.SELF_TEST)
 
 HOLD_US = const(2_000_000)
-TITLE_US = const(6_000_000)
+TITLE_US = const(20_000_000)  # long enough to read it and choose the game
 ATTRACT_US = const(60_000_000)
+READY_US = const(60_000_000)  # a ready screen before a game's first round, left alone
 ERROR_US = const(15_000_000)
 ROUND_RESULT_US = const(10_000_000)
 COUNTDOWN_US = const(3_000_000)
 ATTRACT_LEVEL = "quick"
 
-# Each pair of flags, made once (who is ready, which seats the CPU plays).
-_PAIRS = ((False, False), (True, False), (False, True), (True, True))
-_BOTH_CPUS = (True, True)  # attract mode's seats
-_NO_WINS = (0, 0)
-# Quick play taught where the players wait: its button alone plays a card.
-_QUICK_HINT = "quick play: C alone plays a 1-pile card"
-_HINT_CHARS = const(40)  # the ready screen's hint line, across the screen
+_BOTH_CPUS = PAIRS[3]  # attract mode's seats
 _TIMED_EVENTS = (PLAYED, MOVED, SPAT)  # what can make a card playable, or play one
 # Each event's sound, by its number (None: silent): a subscript, not a call, on every press.
 _EVENT_SOUNDS = [None] * len(EVENT_NAMES)
@@ -134,7 +137,7 @@ def _drop(button, t, tie):
     pass
 
 
-class Controller:
+class Controller(MatchScreens):
     def __init__(
         self,
         saved,
@@ -190,6 +193,10 @@ class Controller:
         self._reading_since = now
         self._shown = screens.TITLE  # the screen a game's dealing passes leave up
         self._starting = False  # a match began less than ``EAGER_US`` ago
+        # The match's screen gives way to the title in time (``_left``): since the last
+        # press, or since the match result came.
+        self._leaving = False
+        self._quiet_since = self._over_since = now
         # The controls of the play screen, all drawn, and their ``changes`` then: until
         # they tell something, the passes leave the screen alone (None: draw).
         self._still = None
@@ -198,6 +205,7 @@ class Controller:
 
     def touch(self, button, t):
         self.arbiter.add(button, t)
+        self._quiet_since = t  # somebody is at the buttons
 
     # -- one pass -----------------------------------------------------------
 
@@ -282,10 +290,10 @@ class Controller:
             self.attract.run(now)
             if self.attract.table.game.phase == PHASE_OVER:
                 self._enter(TITLE, now)
-        age = ticks_diff(now, self._since)
-        if self.mode == TITLE and age >= TITLE_US:
-            self._start_attract(now)
-        elif self._shown_long_enough(age):
+        if self.mode == TITLE:
+            if ticks_diff(now, self._quiet_since) >= TITLE_US:
+                self._start_attract(now)
+        elif self._shown_long_enough(ticks_diff(now, self._since)):
             self._enter(TITLE, now)
 
     def _to_draw(self):
@@ -337,8 +345,8 @@ class Controller:
         """The ready screen up; the cards are dealt once it is drawn (``_deal``)."""
         seats = self.saved.seats
         cpu = (seats[0] != PERSON) + 2 * (seats[1] != PERSON)
-        self._cpus = _PAIRS[cpu]
-        self.reactions.people = _PAIRS[3 - cpu]
+        self._cpus = PAIRS[cpu]
+        self.reactions.people = PAIRS[3 - cpu]
         self._timed = cpu != 3
         self._reading = False
         self.session = None
@@ -364,7 +372,9 @@ class Controller:
             self.pace,
             saved.game,
         )
-        self.seed = self._seeds.next()
+        # The next match's seed, 24 bits as at power-on: a small int on every port, which
+        # the title and the results draw with the heap locked.
+        self.seed = self._seeds.next() >> 8
         self._phase = -1
 
     def fail(self, message, now):
@@ -379,6 +389,8 @@ class Controller:
     def _enter(self, mode, now):
         self.mode = mode
         self._since = now
+        self._quiet_since = now
+        self._leaving = False
         if mode != ATTRACT:
             self.attract = None
         if mode != MATCH:
@@ -411,8 +423,6 @@ class Controller:
         mode = self.mode
         if mode == SETTINGS:
             self._settings_press(key, t)
-        elif mode == TITLE and (key == keys.LEFT or key == keys.RIGHT):
-            self._choose_game(t)
         elif mode == SELF_TEST:
             self.test.press(button, t)
         elif key == keys.SPIT:
@@ -420,6 +430,11 @@ class Controller:
                 self._enter(TITLE, t)
             else:
                 self._start_match(t)
+        elif mode in (TITLE, ATTRACT):
+            if mode == ATTRACT:
+                self._enter(TITLE, t)  # somebody came: the title, to choose and start
+            if key == keys.LEFT or key == keys.RIGHT:
+                self._choose_game(t)
 
     def _note_holds(self, now, held):
         # A player a call: a loop's frame would be on the heap (``tests/test_frames.py``).
@@ -464,6 +479,9 @@ class Controller:
             if not self._drawing() or self.arbiter.due(now):
                 self._deal()
             return
+        if self._leaving and self._left(now, session.table):
+            self._enter(TITLE, now)
+            return
         if self._reading:
             self._reading = self._still_reading(now, session.table)
             session.table.hold = self._reading
@@ -492,9 +510,20 @@ class Controller:
                     self.sound("round", now)
         if game.phase == PHASE_PLAY:
             self.notice = ""  # it was on the ready screen
+        if game.phase != PHASE_OVER:  # the match result's is set as the game ends
+            first = game.phase == PHASE_READY and game.round == 0
+            self._leaving = first and self._cpus != _BOTH_CPUS
+            self._quiet_since = now
         self.screen()  # remembered: the screen that a deal's passes leave up
         self._phase = game.phase
         self._round = game.round
+
+    def _left(self, now, table):
+        """The match result has been read, or the ready screen before a game's first round
+        was left alone (no press, and no countdown: both have called): the title now."""
+        if table.game.phase == PHASE_OVER:
+            return ticks_diff(now, self._over_since) >= NEXT_MATCH_US
+        return ticks_diff(now, self._quiet_since) >= READY_US and not table.controls.counting
 
     def _drop_eager(self, now):
         """Drop the presses made within ``EAGER_US`` of the one that started the match
@@ -563,7 +592,9 @@ class Controller:
         wins = match.wins
         if winner >= 0:
             saved.matches[winner] += 1
-            wins = _NO_WINS  # a new match next
+            wins = NO_WINS  # a new match next
+            self._leaving = self._cpus != _BOTH_CPUS  # then the title, to choose what next
+            self._over_since = self._now
         saved.games[0] = wins[0]  # in place: the end of a game allocates nothing
         saved.games[1] = wins[1]
         self.sound("game", self._now)
@@ -584,11 +615,10 @@ class Controller:
 
     def _choose_game(self, t):
         """On the title, ``L``/``R``: the other game, saved, with a new match's tally; the
-        title stays its time."""
+        title stays its time from the press."""
         saved = self.saved
         saved.game = after(GAMES, saved.game)
         saved.games[0] = saved.games[1] = 0  # a match of the other game is not resumed
-        self._since = t
         # The new title answers the press first, in the next pass; the save waits for it.
         self._answer = True
         self._undrawn = True
@@ -688,7 +718,7 @@ class Controller:
     def _draw_match(self, share):
         session = self.session
         if session is None:
-            self._draw_ready(_PAIRS[0], share)
+            self._draw_ready(PAIRS[0], share)
             return
         table = session.table
         phase = table.game.phase
@@ -696,54 +726,3 @@ class Controller:
             self.renderer.play(table.game, table.controls, self._cpus, share)
         elif phase != PHASE_DEALING:  # the next screen comes with the deal
             self._draw_screen(self.screen(), session, share)
-
-    def _draw_screen(self, shown, session, share):  # a call each: ``tests/test_frames.py``
-        if shown == screens.COUNTDOWN:
-            self.renderer.screens.countdown(self._count, share)
-        elif shown == screens.ROUND_RESULT:
-            self._draw_round_result(session.table, share)
-        elif shown == screens.MATCH_RESULT:
-            self._draw_match_result(session.match, share)
-        elif shown == screens.GAME_OVER:
-            self._draw_game_over(session, share)
-        else:
-            self._draw_ready(session.table.controls.called, share)
-
-    def _draw_round_result(self, table, share):
-        self.renderer.screens.round_result(
-            table.game.last_round, self._margin, self._cpus, self.reactions.figures, share
-        )
-
-    def _draw_match_result(self, match, share):
-        self.renderer.screens.match_result(
-            match.winner(), match.wins, self._cpus, self.reactions.figures, match.seed, share
-        )
-
-    def _draw_game_over(self, session, share):
-        self.renderer.screens.game_over(
-            session.table.game.outcome().winner,
-            session.table.game.outcome().reason,
-            session.match.wins,
-            self._cpus,
-            session.match.seed,
-            self.reactions.figures,
-            share,
-        )
-
-    def _draw_ready(self, called, share):
-        self.renderer.screens.ready(
-            self.word(), _flags(called), self._cpus, self._ready_hint(), share
-        )
-
-    def tell(self, text):
-        """Show ``text`` (a save that failed) on the next ready screen's hint line, once."""
-        self.notice = text[:_HINT_CHARS]
-
-    def _ready_hint(self):
-        if self.notice:
-            return self.notice
-        return _QUICK_HINT if self.saved.options.quick == "on" else ""
-
-
-def _flags(called):
-    return _PAIRS[called[0] + 2 * called[1]]

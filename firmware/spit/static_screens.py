@@ -71,6 +71,10 @@ _CLEARED = (
 _SLAPPED = ("P1 slapped first", "P1 CPU slapped first", "P2 slapped first", "P2 CPU slapped first")
 _WINS = ("P1 WINS", "P2 WINS")
 _GAME_CHOICE = "L/R: Spit or Speed"
+_ONE_GAME = "one game decides the match"
+# The ready screen's rows on each half, from its middle edge: the name (big), the
+# prompt, the game of the match and the score, how the other stands, the hint.
+READY_Y = (8, 38, 56, 72, 92)
 _SHOWN = const(6)  # the most values a screen shows
 # The values whose items are copied, and room for them, by the value's place: the
 # settings' rows or the self-test's counts; its ages or a margin's codes; its bins or the
@@ -169,13 +173,26 @@ class StaticScreens(Rows):
         self._share = share
         self._show(screens.SETTINGS)
 
-    def ready(self, word, ready_flags, cpu_seats=(False, False), hint="", share=None):
+    def ready(
+        self,
+        word,
+        ready_flags,
+        cpu_seats=(False, False),
+        hint="",
+        games=(0, 0),
+        match_games=3,
+        share=None,
+    ):
         """Before a round: each player presses SPIT; who is ready shows on both halves,
-        with a ``hint`` line under it (how quick play works, when it is on)."""
+        which game of the match comes (``games`` won by each so far, of ``match_games``:
+        3, a best of three, or 1) and the score, and a ``hint`` line (how quick play
+        works, when it is on)."""
         self._values[0] = word
         self._values[1] = ready_flags
         self._values[2] = cpu_seats
         self._values[3] = hint
+        self._values[4] = games
+        self._values[5] = match_games
         self._share = share
         self._show(screens.READY)
 
@@ -373,7 +390,7 @@ class StaticScreens(Rows):
 _VALUES = {
     screens.TITLE: 2,
     screens.SETTINGS: 3,
-    screens.READY: 4,
+    screens.READY: 6,
     screens.COUNTDOWN: 1,
     screens.ROUND_RESULT: 4,
     screens.GAME_OVER: 6,
@@ -506,29 +523,54 @@ def _settings_row(screens, k):
 
 
 def _ready_row(screens, k):
-    """Each half: the player's name, their prompt, how the other stands and the hint."""
+    """Each half: the player's name, their prompt, the game of the match and the score,
+    how the other stands and the hint."""
     # One value a line: unpacking four makes a tuple.
     ready = screens.shown[1]
     cpus = screens.shown[2]
-    player = k // 4
+    player = k // 5
     if player > 1:
         return False
-    part = k % 4
+    part = k % 5
+    y = HALF_Y + READY_Y[part]
     if part == 0:
-        screens.begin(player, HALF_Y + 8, WHITE, 2, 6)
+        screens.begin(player, y, WHITE, 2, 6)
         screens.put(screens.name(player, cpus))
     elif part == 1:
-        screens.begin(player, HALF_Y + 40, HIGHLIGHT)
+        screens.begin(player, y, HIGHLIGHT)
         screens.put("ready!" if ready[player] else screens._press[screens.shown[0]])
     elif part == 2:
+        screens.begin(player, y, WHITE)
+        _match_line(screens, cpus)
+    elif part == 3:
         other = 1 - player
-        screens.begin(player, HALF_Y + 64, DIM)
+        screens.begin(player, y, DIM)
         screens.put(_STATES[(other * 2 + _seat(other, cpus)) * 2 + (1 if ready[other] else 0)])
     else:
-        screens.begin(player, HALF_Y + 88, DIM)
+        screens.begin(player, y, DIM)
         screens.put(screens.shown[3])
     screens.end()
     return True
+
+
+def _match_line(screens, cpus):
+    """``game 2 of 3: P1 1 - P2 CPU 0``, or that one game decides the match."""
+    games = screens.shown[4]
+    if screens.shown[5] == 1:
+        screens.put(_ONE_GAME)
+        return
+    screens.put("game ")
+    screens.put_number(games[0] + games[1] + 1)
+    screens.put(" of ")
+    screens.put_number(screens.shown[5])
+    screens.put(": ")
+    screens.put(screens.name(0, cpus))
+    screens.put(" ")
+    screens.put_number(games[0])
+    screens.put(" - ")
+    screens.put(screens.name(1, cpus))
+    screens.put(" ")
+    screens.put_number(games[1])
 
 
 def _countdown_row(screens, k):
