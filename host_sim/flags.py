@@ -1,5 +1,5 @@
 """Command-line pieces shared by the simulator, self-play and ``make emu``: a parser whose
-errors are one line, and one flag per rule option."""
+errors are one line, the checks of whole numbers and seeds, and one flag per rule option."""
 
 import argparse
 
@@ -22,6 +22,35 @@ class OneLineParser(argparse.ArgumentParser):
         if message.startswith(_ARGUMENT):
             message = message[len(_ARGUMENT) :]
         self.exit(2, "%s: error: %s\n" % (self.name, message))
+
+
+def whole_number(text):
+    """``text`` as a whole number, or the flag's one-line error."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
+
+
+def count(text):
+    value = whole_number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more, not %d" % value)
+    return value
+
+
+def positive_int(text):
+    value = whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1, not %d" % value)
+    return value
+
+
+def seed(text):
+    value = whole_number(text)
+    if not 0 <= value < 1 << 32:
+        raise argparse.ArgumentTypeError("a seed is from 0 to 4294967295, not %d" % value)
+    return value
 
 
 def add_rule_options(parser):

@@ -11,7 +11,6 @@ option table, so every option the settings menu knows is a flag here too; they a
 Spit's, and ``--game speed`` (``spit.speed_selfplay``) takes none.
 """
 
-import argparse
 import sys
 
 from spit import speed_selfplay
@@ -19,21 +18,21 @@ from spit.cpu import LEVEL_NAMES
 from spit.options import CHOICES
 from spit.selfplay import run_lines
 
-from host_sim.flags import add_rule_options, options_of
+from host_sim.flags import OneLineParser, add_rule_options, count, options_of, seed
 
 VMS = ("cpython", "micropython")
 GAMES = ("spit", "speed")
 
 
 def parser():
-    parse = argparse.ArgumentParser(
+    parse = OneLineParser(
         prog="python -m host_sim.selfplay",
+        name="host_sim.selfplay",
         description="Play CPU against CPU and print one JSON line per game and a summary.",
-        allow_abbrev=False,
     )
     parse.add_argument("--game", choices=GAMES, default="spit", help="spit|speed (default spit)")
-    parse.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
-    parse.add_argument("--games", type=int, default=10, help="games to play (default 10)")
+    parse.add_argument("--seed", type=seed, default=1, help="seed of the run (default 1)")
+    parse.add_argument("--games", type=count, default=10, help="games to play (default 10)")
     for seat in (1, 2):
         parse.add_argument(
             "--p%d" % seat,
@@ -71,15 +70,14 @@ def run_in_vm(code):
 
 
 def main(argv=None):
-    args = parser().parse_args(argv)
-    if args.games < 0:
-        sys.exit("--games must be 0 or more")
+    parse = parser()
+    args = parse.parse_args(argv)
     options = options_of(args)
     levels = (args.p1, args.p2)
     if args.game == "speed":
         given = [name for name, values in CHOICES if getattr(args, name) != values[0]]
         if given:
-            sys.exit("--game speed takes no rule options (given: --%s)" % " --".join(given))
+            parse.error("--game speed takes no rule options (given: --%s)" % " --".join(given))
         options = None
     if args.vm == "micropython":
         sys.stdout.write(run_in_vm(vm_code(args.seed, args.games, options, levels)))

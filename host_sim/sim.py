@@ -4,12 +4,14 @@ Keys press fake button pins; the firmware's IRQ capture, debounce, arbiter, cont
 rules, renderer and display driver do the rest, exactly as on the device. The window
 (pygame-ce) shows the pixels the driver sent over SPI; without a graphical display the
 terminal view plays the same game. ``--headless`` plays the CPU against itself in
-simulated time and prints one JSON line per game; ``--replay`` plays a transcript back.
+simulated time and prints one JSON line per game; ``--replay`` plays a transcript back,
+and with ``--check`` (or ``--headless``) checks it through the firmware with no view.
 
     python -m host_sim [--game spit|speed] [--p1 human|cpu:LEVEL] [--p2 ...] [--seed S]
         [rule flags]
     python -m host_sim --headless --games 3 --seed 7 --game speed
     python -m host_sim --replay transcripts/game-3.txt --pace 4
+    python -m host_sim --replay transcripts/game-3.txt --check
 """
 
 import json
@@ -21,15 +23,25 @@ from spit import textview
 from spit.options import Options
 from spit.transcript import Transcript, TranscriptError
 
-from host_sim.sim_device import HUMAN, Device, Pacer, SimulatedClock, seats_note
+from host_sim.sim_device import (
+    HUMAN,
+    Device,
+    Pacer,
+    SimSave,
+    SimulatedClock,
+    save_path,
+    seats_note,
+)
 from host_sim.sim_flags import RECORD_DIR, SHOTS_DIR, parse_args
 from host_sim.sim_replay import Replay
 
-__all__ = ["Device", "SimulatedClock", "main", "run_headless"]
+__all__ = ["Device", "SimulatedClock", "main", "run_check", "run_headless"]
 
 HEADLESS_STEP_US = 1000
 # After the last word of a replay, the passes that draw the final screen; then it stays.
 REPLAY_TAIL_US = 1_500_000
+FIGURES_US = 100_000  # from a replayed game's end to its figures: a pass or two
+RUN_FIGURES = ("seed", "game")  # a headless line's figures of the run, not of its game
 
 
 def draw_seed():
@@ -61,6 +73,50 @@ def run_headless(args, out=None, err=None):
     return 0
 
 
+def replaying(loaded, clock, screen=False):
+    """``(device, replay)``: the deal of a transcript (``load_transcript``'s tuple) laid out
+    on a device of its own, its words to be pressed by the replay."""
+    transcript, seats, wins, match_seed = loaded
+    # The transcript's game and options come with its deal (``start_game``).
+    device = Device(clock, Options(), transcript.seed, screen=screen, title=True)
+    device.start_game(transcript, wins, seats, match_seed)
+    return device, Replay(transcript, device)
+
+
+def replay_to_the_end(loaded):
+    """Replay a transcript with no view, in simulated time: ``(device, replay)`` once the
+    replay has ended and, if the game did, the device has counted its figures."""
+    clock = SimulatedClock()
+    device, replay = replaying(loaded, clock)
+    counting = 0  # since the game ended
+    while not replay.ended or (replay.over and not device.finished and counting < FIGURES_US):
+        replay.update()
+        device.step()
+        clock.advance(HEADLESS_STEP_US)
+        counting += HEADLESS_STEP_US if replay.over else 0
+    return device, replay
+
+
+def figures(result):
+    """A game's figures from its line as ``--headless`` prints it (``Device.finished``),
+    without what only that run knows: its seed and the game's number in it."""
+    return {name: value for name, value in result.items() if name not in RUN_FIGURES}
+
+
+def run_check(args, out=None, err=None):
+    """``--replay FILE --check``: the transcript replayed through the firmware with no view.
+    Every word accepted and the game ended: its figures as one JSON line, exit 0; else one
+    line naming the word refused (or saying the transcript ends first), exit 1."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    device, replay = replay_to_the_end(args.transcript)
+    if replay.error:
+        print("host_sim: --replay %s: %s" % (args.replay, replay.error), file=err)
+        return 1
+    print(json.dumps(figures(device.finished[0])), file=out, flush=True)
+    return 0
+
+
 class Play:
     """What a view runs: the device, its pacer, the replay (or None), and the words the
     view shows beside the device (seed, seats, the fallback's reason)."""
@@ -72,26 +128,26 @@ class Play:
         self.replay = None
         self.replay_name = args.replay
         if args.replay is not None:
-            transcript, self.seats, wins, match_seed = args.transcript
-            # The transcript's game and options come with its deal (``start_game``).
-            self.device = Device(self.clock, Options(), transcript.seed, screen=screen, title=True)
-            self.device.start_game(transcript, wins, self.seats, match_seed)
-            self.replay = Replay(transcript, self.device)
+            transcript, self.seats = args.transcript[:2]
+            self.device, self.replay = replaying(args.transcript, self.clock, screen)
             self.seed = transcript.seed
         else:
             self.seed = args.seed if args.seed is not None else draw_seed()
-            self.seats = (args.p1, args.p2)
-            # A person starts the match from the title; CPU seats alone start at once.
             self.device = Device(
                 self.clock,
                 args.options,
                 self.seed,
-                self.seats,
+                (args.p1, args.p2),
                 screen,
                 RECORD_DIR if args.record is None else args.record,
-                title=HUMAN in self.seats,
+                title=True,
                 game=args.game,
+                save=SimSave(save_path(), args.fresh, args.given),
             )
+            self.seats = self.device.seats  # the saved seats, but for those given
+            # A person starts the match from the title; CPU seats alone start at once.
+            if HUMAN not in self.seats:
+                self.device.controller.new_match(self.clock())
         self._tail = 0
         self.pacer = Pacer(self.device, self.clock, args.pace, self._before_step)
 
@@ -100,7 +156,7 @@ class Play:
         if replay is None:
             return
         replay.update()
-        if replay.done or replay.error:
+        if replay.ended:
             self._tail += Pacer.STEP_US
             if self._tail >= REPLAY_TAIL_US:
                 self.pacer.frozen = True
@@ -113,7 +169,8 @@ class Play:
             for p, seat in enumerate(self.seats)
         )
         game = textview.game_title(self.device.controller.saved.game)
-        lines = ["game: " + game, "seed %d" % self.seed, seats]
+        seed = self.seed if self.replay is not None else self.device.match_seed()
+        lines = ["game: " + game, "seed %d" % seed, seats]
         replay = self.replay
         if replay is not None:
             lines.append(
@@ -122,7 +179,7 @@ class Play:
             )
             if replay.error:
                 lines.append("replay stopped: " + replay.error)
-            elif replay.done:
+            elif replay.over:
                 lines.append("replay finished")
         if self.pacer.speed != 1:
             lines.append("pace x%g" % self.pacer.speed)
@@ -168,9 +225,9 @@ def play_here(args):
             problem = "no window: %s" % error
     note = "Terminal view (%s); for the window, run make sim in a desktop session." % problem
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print(
-            "host_sim: %s, and no terminal to play in; try --headless" % problem, file=sys.stderr
-        )
+        # A transcript is checked without a screen; CPU games play without one.
+        instead = "add --check to check it" if args.replay is not None else "try --headless"
+        print("host_sim: %s, and no terminal to play in; %s" % (problem, instead), file=sys.stderr)
         return 2
     from host_sim import terminal
 
@@ -178,13 +235,35 @@ def play_here(args):
     return terminal.run(Play(args, screen=False, note=note))
 
 
+def make_record_folder(args):
+    """The folder finished games' transcripts go to, made now; exits with one line saying
+    why if it cannot be a folder."""
+    folder = args.record
+    if folder is None and not args.headless:
+        folder = RECORD_DIR
+    if not folder:
+        return
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as error:
+        reason = error.strerror or error
+        if isinstance(error, (FileExistsError, NotADirectoryError)):
+            reason = "a file is in the way of the folder"
+        print("host_sim: error: --record %s: %s" % (folder, reason), file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def main(argv=None):
     try:
         args = parse_args(argv)
-        if args.headless:
-            return run_headless(args)
         if args.replay is not None:
             args.transcript = load_transcript(args.replay)
+            if args.check:
+                return run_check(args)
+        else:
+            make_record_folder(args)
+        if args.headless:
+            return run_headless(args)
         return play_here(args)
     except KeyboardInterrupt:
         return 0

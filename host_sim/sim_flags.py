@@ -10,11 +10,10 @@ from spit.cpu import LEVEL_NAMES
 from spit.options import CHOICES, GAMES, Options
 from spit.speed import KEPT_OPTIONS as SPEED_OPTIONS  # the others are Spit's rules
 
-from host_sim.flags import OneLineParser
-from host_sim.sim_device import HUMAN
+from host_sim.flags import OneLineParser, positive_int, seed
+from host_sim.sim_device import DEFAULT_CPU, HUMAN
 from host_sim.sim_keys import help_lines
 
-DEFAULT_CPU = "steady"
 RECORD_DIR = "transcripts/sim"
 SHOTS_DIR = "screenshots"
 SCALES = (2, 3)
@@ -32,26 +31,6 @@ def seat(text):
         "%r is not a seat: human, cpu or cpu:LEVEL with LEVEL one of %s"
         % (text, ", ".join(LEVEL_NAMES))
     )
-
-
-def positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1, not %d" % value)
-    return value
-
-
-def seed(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
-    if not 0 <= value < 1 << 32:
-        raise argparse.ArgumentTypeError("a seed is from 0 to 4294967295, not %d" % value)
-    return value
 
 
 def pace(text):
@@ -90,9 +69,13 @@ def parser():
     parse.add_argument("--headless", action="store_true", help="CPU against CPU, JSON lines")
     parse.add_argument("--games", type=positive_int, help="games to play with --headless")
     parse.add_argument("--replay", metavar="FILE", help="play a transcript back on screen")
+    check = "with --replay: no screen; exit 0 only if every word is made and the game ends"
+    parse.add_argument("--check", action="store_true", help=check + " (--headless too)")
     where = "where finished games' transcripts go (%s; '' for nowhere)" % RECORD_DIR
     parse.add_argument("--record", metavar="DIR", help=where)
     parse.add_argument("--shots", metavar="DIR", help="where F12 screenshots go (%s)" % SHOTS_DIR)
+    fresh = "start from the default settings and tallies, saved over the old ones (kept as .bak)"
+    parse.add_argument("--fresh", action="store_true", help=fresh)
     rules = parse.add_argument_group(
         "rule options (default first; Speed takes only %s)" % _flags(SPEED_OPTIONS)
     )
@@ -106,6 +89,12 @@ def parse_args(argv=None):
     parse = parser()
     args = parse.parse_args(argv)
     rules = [name for name, _ in CHOICES if getattr(args, name) is not None]
+    if args.replay is not None and args.games is not None:
+        parse.error("--replay plays the transcript's one game: --games does not apply")
+    if args.check and args.replay is None:
+        parse.error("--check checks a transcript: add --replay FILE")
+    if args.check and (args.scale or args.terminal):
+        parse.error("--check shows nothing: --scale and --terminal do not apply")
     if args.games is not None and not args.headless:
         parse.error("--games counts headless games: add --headless")
     if args.headless and HUMAN in (args.p1, args.p2):
@@ -128,14 +117,18 @@ def parse_args(argv=None):
                 "--replay takes the game, seed, options and seats from the transcript, not %s"
                 % " ".join(given)
             )
-        if args.headless:
-            parse.error("--replay plays a game back on screen: drop --headless")
+        args.check = args.check or args.headless  # a replay with no view is a check
     spit_rules = ["--" + name for name in rules if name not in SPEED_OPTIONS]
     if args.game == GAMES[1] and spit_rules:
         parse.error(
             "--game speed does not use Spit's rules: %s (Speed takes %s)"
             % (" ".join(spit_rules), _flags(SPEED_OPTIONS))
         )
+    if args.fresh and (args.headless or args.replay is not None):
+        parse.error("--fresh starts the saved settings afresh: --headless and --replay keep none")
+    # What the command line sets for this run over the saved settings (``SimSave``).
+    args.given = [flag for flag in ("game", "p1", "p2") if getattr(args, flag) is not None]
+    args.given += rules
     if args.headless:
         args.p1 = args.p1 or DEFAULT_CPU
         args.p2 = args.p2 or DEFAULT_CPU

@@ -94,6 +94,7 @@ def _loop(screen, play):
     screen.nodelay(True)
     screen.keypad(True)
     device = play.device
+    pacer = play.pacer  # a key reaches its pin at the device's time it was read
     chars = char_map()
     show_help = True
     shown = None
@@ -105,11 +106,11 @@ def _loop(screen, play):
             if key in (curses.KEY_F1, ord("?")):
                 show_help = not show_help
             elif key == _TAB:
-                device.tap(_P1_SPIT, SETTINGS_HOLD_US)
+                pacer.tap(_P1_SPIT, SETTINGS_HOLD_US)
             elif key == curses.KEY_ENTER:
-                device.tap(chars["\n"])
+                pacer.tap(chars["\n"])
             elif 0 <= key < 256 and chr(key).lower() in chars:
-                device.tap(chars[chr(key).lower()])
+                pacer.tap(chars[chr(key).lower()])
             key = screen.getch()
         play.pacer.catch_up()
         width = max(20, screen.getmaxyx()[1] - 1)
@@ -117,6 +118,8 @@ def _loop(screen, play):
             device
         )
         lines += [""] + play.status()
+        if device.save_note():
+            lines.append(device.save_note())
         if show_help:
             lines += [""] + HELP
         if lines != shown:

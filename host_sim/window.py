@@ -15,6 +15,7 @@ the device, F12 saves the screen as a PNG, Esc or Ctrl-C quits.
 """
 
 import os
+import re
 import time
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -40,6 +41,7 @@ CARD_ROW = 35  # and to the centre of C1..C5
 CARD_R = 8
 SPIT_R = 11
 FRAME_S = 1 / 60
+LISTEN_S = 0.002  # while a frame is drawn, the events are read this often
 
 BODY = (38, 40, 46)
 BEZEL = (16, 16, 18)
@@ -133,11 +135,14 @@ class Window:
         self.message = ""
         self._shown = None  # what the last frame showed, to skip identical frames
         self._drawn_at = 0.0
+        self._heard = 0.0  # when the events were last read
         self._shots = 0
 
     # -- input -------------------------------------------------------------------
 
-    def handle(self, event):
+    def handle(self, event, at=None):
+        """One event; a key of the device presses or releases its pin at device time
+        ``at`` (None: now). False to quit."""
         if event.type == pygame.QUIT:
             self.running = False
         elif event.type == pygame.KEYDOWN:
@@ -150,19 +155,44 @@ class Window:
             elif event.key == pygame.K_F12:
                 self.screenshot()
             elif event.key in self.keys:
-                self.device.press(self.keys[event.key])
+                self._pin(self.keys[event.key], True, at)
         elif event.type == pygame.KEYUP and event.key in self.keys:
-            self.device.release(self.keys[event.key])
+            self._pin(self.keys[event.key], False, at)
         elif event.type == pygame.WINDOWFOCUSLOST:
             for button in range(keys.BUTTON_COUNT):  # its key-up events go elsewhere
-                self.device.release(button)
+                self._pin(button, False, at)
         return self.running
 
+    def _pin(self, button, down, at):
+        if at is not None:
+            self.play.pacer.press_at(at, button, down)
+        elif down:
+            self.device.press(button)
+        else:
+            self.device.release(button)
+
+    def listen(self):
+        """Reads the events come since the last look, a key stamped with the device's
+        time now. The loop looks between passes and between the parts of a frame, so a
+        key waits for no frame to be drawn (SDL 2 stamps its events when it reads them
+        too, and pygame-ce does not pass its stamp on)."""
+        self._heard = time.monotonic()
+        events = pygame.event.get()
+        if events:
+            at = self.play.pacer.device_time()
+            for event in events:
+                self.handle(event, at)
+
+    def _listen_while_drawing(self):
+        if time.monotonic() - self._heard >= LISTEN_S:
+            self.listen()
+
     def tick(self):
-        for event in pygame.event.get():
-            if not self.handle(event):
-                return False
-        self.play.pacer.catch_up()
+        self.listen()
+        if self.running:
+            self.play.pacer.catch_up(self.listen)
+        if not self.running:
+            return False
         self.speaker.update()
         now = time.monotonic()
         if now - self._drawn_at >= FRAME_S:
@@ -207,11 +237,15 @@ class Window:
         surface.blit(
             pygame.transform.scale(view, (WIDTH * s, HEIGHT * s)), (SCREEN_X * s, SCREEN_Y * s)
         )
+        self._listen_while_drawing()
         for button in range(keys.BUTTON_COUNT):
             self._button(button)
+            self._listen_while_drawing()
         self._panel()
         if self.help:
+            self._listen_while_drawing()
             self._help()
+        self._listen_while_drawing()
         pygame.display.flip()
 
     def _at(self, x, y):
@@ -240,10 +274,13 @@ class Window:
             lines.append("last: " + device.last_event)
         if device.buzzer.playing:
             lines.append("sound: " + device.buzzer.playing)
-        if device.saved_transcripts:
-            lines.append("recorded " + device.saved_transcripts[-1])
+        recorded = device.recorded()
+        if recorded:
+            lines.append("recorded " + recorded)
         if self.message:
             lines.append(self.message)
+        if device.save_note():
+            lines.append(device.save_note())
         return lines
 
     def _panel(self):
@@ -314,21 +351,14 @@ class Window:
 
 
 def _fit(font, text, width):
-    """``text`` in lines no wider than ``width`` pixels in ``font``: broken between
-    words, and inside a word that is wider on its own."""
+    """``text`` in lines no wider than ``width`` pixels in ``font``, broken at spaces and
+    after slashes, never inside a name (one wider than a line has a line of its own)."""
     lines = [""]
-    for word in text.split(" "):
-        joined = (lines[-1] + " " + word).strip()
-        if font.size(joined)[0] <= width:
-            lines[-1] = joined
-            continue
-        lines.append(word)
-        while font.size(lines[-1])[0] > width:
-            cut = len(lines[-1]) - 1
-            while cut > 1 and font.size(lines[-1][:cut])[0] > width:
-                cut -= 1
-            lines[-1:] = [lines[-1][:cut], lines[-1][cut:]]
-    return [line for line in lines if line]
+    for piece in re.findall(r"[^ /]*[ /]?", text):
+        if lines[-1] and font.size((lines[-1] + piece).rstrip())[0] > width:
+            lines.append("")
+        lines[-1] += piece.lstrip() if not lines[-1] else piece
+    return [line.rstrip() for line in lines if line.strip()]
 
 
 def _wrap(text, columns):

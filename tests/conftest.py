@@ -19,6 +19,13 @@ settings.load_profile(
 )
 
 
+@pytest.fixture(autouse=True)
+def simulator_save_elsewhere(tmp_path_factory, monkeypatch):
+    """The simulator's save (``$XDG_DATA_HOME/spit-handheld``) in a folder of each test's
+    own, never in the home folder of whoever runs the tests."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+
+
 @pytest.fixture
 def rp2():
     """A fake ``rp2`` running the PIO on a cycle model (``pio_emulator``), installed for

@@ -9,8 +9,10 @@ import power_cut
 import pytest
 from drivers.storage import Flash, Storage
 from drivers.transcripts import Transcripts
+from spit import keys
+from spit.controller import MATCH
 from spit.cpu import Cpu
-from spit.options import CHOICES, Options
+from spit.options import CHOICES, GAMES, Options
 from spit.rules import Game
 from spit.savedata import (
     FORMAT,
@@ -24,6 +26,12 @@ from spit.savedata import (
 from spit.selfplay import Race, game_seed
 from spit.ticks import TICKS_PERIOD, ticks_add
 from spit.transcript import Transcript
+
+from host_sim.firmware_vm import DEVICE
+from host_sim.sim import load_transcript, replay_to_the_end
+from host_sim.sim_device import Device, SimulatedClock
+from host_sim.sim_replay import ENDS_EARLY
+from host_sim.vm_machine import VM_MACHINE
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -467,3 +475,69 @@ def test_make_pull_without_a_board_says_so_and_fails():
     )
     assert proc.returncode != 0
     assert "No board found" in proc.stdout + proc.stderr
+
+
+# -- a saved tally that already decides the match -----------------------------------
+
+
+# (the game, the match option, a saved tally that already decides that match)
+DECIDED = [
+    (game, match, games)
+    for game in GAMES
+    for match, games in (("bo3", [2, 0]), ("single", [1, 0]), ("bo3", [5, 7]))
+]
+DECIDED_IDS = ["%s-%s-%d-%d" % (game, match, *games) for game, match, games in DECIDED]
+
+
+def decided_save(game, match, games):
+    settings = {"game": game, "match": match, "seats": ["person", "person"]}
+    return json.dumps({"format": FORMAT, "settings": settings, "games": games})
+
+
+VM_DECIDED = """
+run(2)
+tap(7)  # P1 SPIT on the title: a match
+run(300)
+session = controller.session
+wins = session.match.wins if session else None
+print(controller.mode, handheld.errors, wins, session.table.game.NAME if session else None)
+"""
+
+
+@pytest.mark.parametrize(("game", "match", "games"), DECIDED, ids=DECIDED_IDS)
+def test_a_decided_tally_starts_a_new_match_on_the_micropython_vm(mpvm, game, match, games):
+    code = DEVICE.replace("SEATS", '["person", "person"]')
+    code = code.replace(
+        "saved = SaveData()", "saved = SaveData.parse(%r)" % decided_save(game, match, games)
+    )
+    out = mpvm(code + VM_DECIDED, files=VM_MACHINE).split(" ", 2)
+    assert out == [str(MATCH), "0", "[0, 0] " + game + "\n"]
+
+
+@pytest.mark.parametrize(("game", "match", "games"), DECIDED, ids=DECIDED_IDS)
+def test_a_decided_tally_starts_a_new_match_on_the_device(game, match, games):
+    clock = SimulatedClock()
+    device = Device(clock, Options(), 7, title=True)
+    loaded = SaveData.parse(decided_save(game, match, games))
+    saved = device.controller.saved
+    saved.game, saved.options, saved.games = loaded.game, loaded.options, loaded.games
+    device.tap(keys.button_id(0, keys.SPIT))  # a person starts a match from the title
+    for _ in range(300):
+        device.step()
+        clock.advance(1000)
+    assert device.controller.mode == MATCH and device.handheld.errors == 0
+    match_now = device.session.match
+    assert match_now.wins == [0, 0] and match_now.name == game
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_transcript_noting_a_decided_tally_replays_as_a_new_match(game, tmp_path):
+    if game == "spit":
+        header = "spit-transcript 1\nseed 11\noptions layout=1-5\n"
+    else:
+        header = "speed-transcript 1\nseed 11\n"
+    path = tmp_path / "decided.txt"
+    path.write_text(header + "# simulator seats human human games 2-0 match 3\n")
+    device, replay = replay_to_the_end(load_transcript(str(path)))
+    assert device.handheld.errors == 0 and device.session.match.wins == [0, 0]
+    assert replay.error == ENDS_EARLY, "the header alone: the words run out at once"

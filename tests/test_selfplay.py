@@ -266,3 +266,21 @@ def test_every_rule_option_is_a_flag():
             args = parse.parse_args(["--" + name, value])
             assert cli.options_of(args).get(name) == value
     assert cli.options_of(parse.parse_args([])) == Options()
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["--seed", "x"], "--seed: 'x' is not a whole number"),
+        (["--seed", "-1"], "--seed: a seed is from 0 to 4294967295, not -1"),
+        (["--games", "-2"], "--games: must be 0 or more, not -2"),
+        (["--p1", "fast"], "--p1: invalid choice: 'fast'"),
+        (["--game", "speed", "--stack", "on"], "--game speed takes no rule options"),
+    ],
+)
+def test_a_flag_error_is_one_line_without_the_usage(argv, line, capsys):
+    with pytest.raises(SystemExit) as exited:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.count("\n") == 1
+    assert err.startswith("host_sim.selfplay: error: " + line)

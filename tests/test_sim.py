@@ -291,6 +291,18 @@ def test_a_file_larger_than_any_transcript_is_refused_unread(tmp_path, capsys, m
     ]
 
 
+@pytest.mark.parametrize("run", [["--headless", "--seed", "1"], ["--terminal"]])
+@pytest.mark.parametrize("where", ["a-file", "a-file/games"])
+def test_a_record_folder_that_cannot_be_made_is_one_line(run, where, tmp_path, capsys):
+    (tmp_path / "a-file").write_text("")
+    folder = str(tmp_path / where)
+    with pytest.raises(SystemExit) as exited:
+        sim.main(run + ["--record", folder])
+    assert exited.value.code == 2
+    reason = "a file is in the way of the folder"
+    assert capsys.readouterr().err == "host_sim: error: --record %s: %s\n" % (folder, reason)
+
+
 # -- headless ---------------------------------------------------------------------------
 
 

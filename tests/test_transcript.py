@@ -230,7 +230,7 @@ DAMAGED = [
     (
         HEAD + "S@10\n1c3a@-5\n",
         "line 5, word 2 (1c3a@-5): expected the press time in microseconds after '@',"
-        " a whole number, not '-5'",
+        " a whole number below 1073741824, not '-5'",
     ),
     (
         HEAD + "S 1c3a@\n",
@@ -238,7 +238,29 @@ DAMAGED = [
         " nothing (the word is cut short)",
     ),
     (HEAD + "S 1c9a\n", "line 4, word 2 (1c9a): expected an action: " + ACTIONS),
-    ("spit-transcript 1\nseed -3\n", "line 2: expected a seed, a whole number, not '-3'"),
+    (
+        "spit-transcript 1\nseed -3\n",
+        "line 2: expected a seed, a whole number below 4294967296, not '-3'",
+    ),
+    (
+        "spit-transcript 1\nseed \u00b2\n",
+        "line 2: expected a seed, a whole number below 4294967296, not '\u00b2'",
+    ),
+    (
+        HEAD + "S@1\u2460\n",
+        "line 4, word 1 (S@1\u2460): expected the press time in microseconds after '@',"
+        " a whole number below 1073741824, not '1\u2460'",
+    ),
+    (
+        HEAD + "S@" + "7" * 5000 + "\n",
+        "line 4, word 1 (S@" + "7" * 22 + "... (5002 characters)): expected the press time in"
+        " microseconds after '@', a whole number below 1073741824, not '" + "7" * 24 + "'..."
+        " (5000 characters)",
+    ),
+    (
+        "speed-transcript 1\nseed 4294967296\n",
+        "line 2: expected a seed, a whole number below 4294967296, not '4294967296'",
+    ),
     ("# only a note\n\n", "nothing but blank lines and comments: expected 'spit-transcript 1'"),
     ("\nsplit-transcript 1\n", "line 2: expected 'spit-transcript 1', not a transcript"),
     (
@@ -261,6 +283,10 @@ DAMAGED = [
         "missing time",
         "bad word",
         "negative seed",
+        "superscript seed",
+        "circled digit time",
+        "thousands of digits",
+        "seed beyond 32 bits",
         "only comments",
         "other first line",
         "NUL bytes",

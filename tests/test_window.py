@@ -14,14 +14,16 @@ pygame = pytest.importorskip("pygame")
 import framebuf  # noqa: E402
 from spit import keys  # noqa: E402
 from spit.cards import adjacent  # noqa: E402
-from spit.controller import COUNTDOWN_US, EAGER_US  # noqa: E402
+from spit.controller import COUNTDOWN_US, EAGER_US, TITLE  # noqa: E402
 from spit.render import Renderer  # noqa: E402
 from spit.rules import PHASE_OVER, PHASE_PLAY  # noqa: E402
+from spit.ticks import ticks_diff  # noqa: E402
 from test_sim import ROOT, SHORT, read, record_short_game  # noqa: E402
 
-from host_sim import sim, sim_flags, window  # noqa: E402
+from host_sim import sim, sim_device, sim_flags, window  # noqa: E402
 from host_sim.display import HEIGHT, WIDTH, png  # noqa: E402
 from host_sim.display.wiring import wired_display  # noqa: E402
+from host_sim.sim_device import save_path  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -247,3 +249,146 @@ def test_a_long_line_beside_the_device_is_wrapped_to_the_panel(two_people):
         assert all(font.size(part)[0] <= width for part in parts), parts
         assert " ".join(parts).replace(" ", "") == text.replace(" ", ""), "nothing cut off"
     assert len(window._fit(font, "last: " + two_people.device.last_event, width)) >= 2
+
+
+def run_until(player, done, ms, step=50):
+    """Passes until ``done()``, at most ``ms``, the window not drawn; whether it came."""
+    for _ in range(0, ms, step):
+        if done():
+            return True
+        for _ in range(step):
+            player.play.pacer.pass_once()
+    return done()
+
+
+def panel_lines(player):
+    """The side panel's lines as drawn, each wrapped line joined again."""
+    return player.window._status()
+
+
+def test_the_side_panel_shows_the_seed_of_the_match_being_played(tmp_path):
+    player = Player(SHORT, tmp_path)  # seed 3, single games, CPU against CPU
+    device = player.device
+    assert run_until(player, lambda: device.session is not None, 2000)
+    assert device.session.match.seed == 3 and "seed 3" in panel_lines(player)
+
+    def next_match():
+        if device.controller.mode == TITLE:
+            player.tap(pygame.K_SPACE)  # a person starts the next match
+        return device.session is not None and device.session.match.seed != 3
+
+    assert run_until(player, lambda: device.finished, 120_000)
+    assert run_until(player, next_match, 60_000, step=500)
+    seed = device.session.match.seed
+    assert "seed %d" % seed in panel_lines(player) and "seed 3" not in panel_lines(player)
+    pygame.display.quit()
+
+
+def test_recorded_shows_only_while_the_game_that_went_to_that_file_is_on_screen(tmp_path):
+    best_of_three = SHORT[: SHORT.index("--match")]
+    player = Player(best_of_three, tmp_path)
+    device = player.device
+    first = tmp_path / "rec" / "game-1.txt"
+    assert run_until(player, lambda: device.finished, 120_000)
+    game = device.session.table.game
+    assert run_until(player, lambda: os.path.exists(first), 20_000)
+    assert "recorded %s" % first in panel_lines(player)
+    assert device.session.table.game is game, "the game over screen of that game"
+    assert run_until(player, lambda: device.session.table.game is not game, 60_000)
+    assert not [line for line in panel_lines(player) if line.startswith("recorded")]
+    pygame.display.quit()
+
+
+def test_the_panel_wraps_at_spaces_and_slashes_never_inside_a_name(two_people):
+    font = two_people.window.text_font
+    width = window.PANEL_W - 24
+    for text in (
+        "saved screenshots/spit-15501324-1.png",
+        "recorded transcripts/sim/game-1.txt",
+        "saved in /home/somebody/.local/share/spit-handheld/spit.json",
+        "last: P1 refused: does not fit the pile's top card, try another",
+    ):
+        parts = window._fit(font, text, width)
+        assert len(parts) >= 2 and all(font.size(part)[0] <= width for part in parts), parts
+        # Each line ends at a space (dropped) or after a slash: no name is cut.
+        rebuilt = "".join(part if part.endswith("/") else part + " " for part in parts)
+        assert rebuilt.rstrip() == text, parts
+
+
+def test_the_side_panel_says_where_the_save_is(two_people):
+    lines = panel_lines(two_people)
+    assert "save file: " + save_path() in lines
+    two_people.window.draw()
+
+
+class BusyHost:
+    """The window's wall clock (``time`` for the window and the pacer) on a laptop under
+    load: a main-loop pass takes ``pass_ms``, drawing a circle ``circle_ms``, and keys
+    go down at wall times of their own while the loop is busy."""
+
+    def __init__(self, pass_ms=3, circle_ms=5):
+        self.t = 100.0
+        self.pass_s = pass_ms / 1000
+        self.circle_s = circle_ms / 1000
+        self.keys = []  # (seconds into the next frame, pygame key), in time order
+        self._frame = None  # when the next frame began
+        self._circle = pygame.draw.circle
+
+    def monotonic(self):
+        return self.t
+
+    def sleep(self, seconds):
+        self.t += seconds
+
+    def key_in_next_frame(self, seconds, code):
+        self.keys.append((seconds, code))
+
+    def circle(self, *args, **kwargs):
+        if self.keys and self._frame is None:
+            self._frame = self.t
+        self.t += self.circle_s
+        while self.keys and self._frame + self.keys[0][0] <= self.t:  # the key goes down
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=self.keys.pop(0)[1], mod=0))
+        return self._circle(*args, **kwargs)
+
+
+def test_two_keys_120_ms_apart_while_the_loop_draws_are_stamped_120_ms_apart(
+    monkeypatch, tmp_path
+):
+    host = BusyHost()
+    monkeypatch.setattr(window, "time", host)
+    monkeypatch.setattr(sim_device, "time", host)
+    monkeypatch.setattr(pygame.draw, "circle", host.circle)
+    player = Player(["--p2", "human", "--seed", "8"], tmp_path)
+    device = player.device
+    step = device.step
+
+    def slow_pass():
+        host.t += host.pass_s
+        step()
+
+    monkeypatch.setattr(device, "step", slow_pass)
+    stamps = {}
+    add = device.controller.arbiter.add
+
+    def note(button, t):
+        stamps.setdefault(button, t)
+        add(button, t)
+
+    monkeypatch.setattr(device.controller.arbiter, "add", note)
+    one, seven = keys.button_id(0, keys.C1), keys.button_id(1, keys.C1)
+    for _ in range(5):
+        player.window.tick()
+        host.sleep(0.001)
+    host.key_in_next_frame(0.010, pygame.K_1)  # player 1's C1, 10 ms into the frame
+    host.key_in_next_frame(0.130, pygame.K_7)  # player 2's C1, 120 ms later
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, mod=0))  # a frame
+    for _ in range(2000):
+        if len(stamps) == 2:
+            break
+        player.window.tick()
+        host.sleep(0.001)
+    assert set(stamps) == {one, seven}
+    apart_ms = ticks_diff(stamps[seven], stamps[one]) / 1000
+    assert 115 <= apart_ms <= 125, "stamped %.1f ms apart" % apart_ms
+    pygame.display.quit()

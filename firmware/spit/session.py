@@ -40,7 +40,8 @@ def rules_of(name):
 
 class Match:
     """Constructor: ``Match(options, seed, wins=None, game="spit")``; ``wins`` resumes a
-    saved tally, copied: the device writes the saved one in place at each game's end;
+    saved tally, copied (one that already has a winner starts a new match): the device
+    writes the saved one in place at each game's end;
     ``game`` names the game played (``GAMES``). Attributes: ``name`` (that name),
     ``rules`` and ``cpu``, the game's ``Game`` and CPU player classes (``rules_of``).
 
@@ -55,6 +56,10 @@ class Match:
         self.options = options
         self.seed = seed
         self.wins = [0, 0] if wins is None else list(wins)
+        if self.winner() >= 0:
+            # A tally that already decides the match (a damaged save, or one edited from
+            # best of three to single) is no match to resume: a new one starts.
+            self.wins = [0, 0]
         self.name = game
         self.rules, self.cpu = rules_of(game)
 

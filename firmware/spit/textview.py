@@ -87,7 +87,9 @@ def heading(game, wins):
     won = "games won P1 %d - P2 %d" % (wins[0], wins[1])
     if game.NAME in _ONE_ROUND:
         return "%s  %s" % (name, won)
-    return "%s  round %d   %s" % (name, game.round + 1, won)
+    # The round in play (or next); once the game is over, the last one played.
+    shown = game.round if game.phase == PHASE_OVER else game.round + 1
+    return "%s  round %d   %s" % (name, shown, won)
 
 
 def lines(game, controls, last_event="", wins=(0, 0)):

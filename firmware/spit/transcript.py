@@ -31,11 +31,14 @@ are comments. A transcript is text of at most ``Transcript.MAX_BYTES``;
 from spit import speed
 from spit.options import OptionError, Options
 from spit.rules import MOVE, PLAY, SLAP, SPIT_ACTION, Game, move, play, slap
+from spit.ticks import TICKS_PERIOD
 
 MAGIC = "spit-transcript 1"
 SPEED_MAGIC = "speed-transcript 1"
 _PILES = "ab"
 _WORDS_PER_LINE = 16
+SEED_LIMIT = 1 << 32  # a seed is a 32-bit number (``spit.rng``)
+_SHOWN = 24  # the characters of a bad number an error shows
 _ACTIONS = "S, 1c3a (play), 1c1c4 (move) or 1!a (slap)"
 _SPEED_ACTIONS = "F (flip), 1c3a (play) or 1* (the call)"
 
@@ -114,7 +117,7 @@ class Transcript:
         for number, line in lines[1:]:
             where = "line %d" % number
             if line.startswith("seed "):
-                seed = _whole_number(line[5:].strip(), where, "a seed")
+                seed = _whole_number(line[5:].strip(), where, "a seed", SEED_LIMIT)
             elif line.startswith("options ") and game == Game.NAME:
                 try:
                     options = Options.parse(line[8:])
@@ -122,7 +125,7 @@ class Transcript:
                     raise TranscriptError("%s: bad options: %s" % (where, error)) from None
             else:
                 for word in line.split():
-                    at = "%s, word %d (%s)" % (where, len(actions) + 1, word)
+                    at = "%s, word %d (%s)" % (where, len(actions) + 1, _shown(word))
                     action, time = _parse_word(word, at, game)
                     actions.append(action)
                     times.append(time)
@@ -227,13 +230,43 @@ def _parse_word(word, where, game):
             "%s: expected the press time in microseconds after '@', "
             "found nothing (the word is cut short)" % where
         )
-    return action, _whole_number(time, where, "the press time in microseconds after '@'")
+    what = "the press time in microseconds after '@'"
+    return action, _whole_number(time, where, what, TICKS_PERIOD)
 
 
-def _whole_number(text, where, what):
-    if not text.isdigit():
-        raise TranscriptError("%s: expected %s, a whole number, not %r" % (where, what, text))
-    return int(text)
+def number_below(text, limit):
+    """The whole number ``text`` writes in ASCII digits, if it is below ``limit``; else
+    None. (``str.isdigit`` also takes other digits, such as '²' and '①', that ``int``
+    refuses; and a number thousands of digits long is no seed or time.)
+
+    >>> number_below("93812", 1 << 30), number_below("²", 10), number_below("12", 10)
+    (93812, None, None)
+    """
+    if not 0 < len(text) <= len(str(limit)):
+        return None
+    for char in text:
+        if not "0" <= char <= "9":
+            return None
+    value = int(text)
+    return value if value < limit else None
+
+
+def _whole_number(text, where, what, limit):
+    value = number_below(text, limit)
+    if value is None:
+        raise TranscriptError(
+            "%s: expected %s, a whole number below %d, not %s"
+            % (where, what, limit, _shown(text, "'%s'"))
+        )
+    return value
+
+
+def _shown(text, form="%s"):
+    """``text`` for an error message: a long one cut, with its length. (Not ``repr``:
+    MicroPython's escapes every character beyond ASCII.)"""
+    if len(text) <= _SHOWN:
+        return form % text
+    return "%s... (%d characters)" % (form % text[:_SHOWN], len(text))
 
 
 # Each game's transcripts: the first line, and its words (written, read, listed).
