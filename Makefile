@@ -24,19 +24,22 @@ soak: $(VENV_STAMP) $(NODE_STAMP)
 sim: $(VENV_STAMP)
 	$(PY) -m host_sim $(ARGS)
 
-# The firmware on an emulated Pico (rp2040js) with its USB console here. It needs
-# MicroPython's RPI_PICO UF2 and the RP2040 boot ROM: PICO_UF2=... PICO_BOOTROM=...
-# (default: ../shared/pico/). ARGS="--script presses.json --ms 3000 --png 1500".
+# The firmware on an emulated Pico (rp2040js) with its USB console here; its last screen
+# goes to screenshots/emu.png (--screen PNG: another file). It needs MicroPython's RPI_PICO
+# UF2 and the RP2040 boot ROM: PICO_UF2=... PICO_BOOTROM=... (default: ../shared/pico/).
+# ARGS="--script presses.json --ms 3000 --png 1500".
 emu: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) -m host_sim.emu $(ARGS)
 
 # The emulated Pico behind a serial port until Ctrl-C: it prints the port, for make flash,
-# make repl and make pull PORT=...; ARGS="--flash board.img" keeps its filesystem.
+# make repl and make pull PORT=...; its flash is kept in .emu/board.img, so stopping and
+# starting it is a power cycle. ARGS="--fresh": a board fresh from the UF2; "--flash FILE".
 emu-port: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) -m host_sim.emu.port $(ARGS)
 
-# The finished games' transcripts on the board (/transcripts) into ./transcripts (the game's
-# watchdog stopped first). PORT=... names the port; with no board it says so and exits 2.
+# The finished games' transcripts on the board (/transcripts) into ./transcripts, never over
+# another file, then the board restarts. PORT=... names the port; with no board it says so
+# and exits 2; with no finished game yet it says so and exits 0.
 pull: $(VENV_STAMP)
 	PORT="$(PORT)" $(PY) -m host_sim.flash pull
 
@@ -46,6 +49,7 @@ MPY ?= 1
 flash: $(VENV_STAMP)
 	PORT="$(PORT)" MPY="$(MPY)" $(PY) -m host_sim.flash flash
 
+# The board's REPL; the game stays stopped until Ctrl-D, machine.reset() or a power cycle.
 repl: $(VENV_STAMP)
 	PORT="$(PORT)" $(PY) -m host_sim.flash repl
 

@@ -1,9 +1,11 @@
-"""``make flash`` and ``make repl``: the firmware onto a Pico over USB, through mpremote.
+"""``make flash``, ``make repl`` and ``make pull``: the firmware onto a Pico over USB, its
+REPL, and its finished games' transcripts off it, through mpremote.
 
     make flash                      # compile to .mpy, copy, verify, restart
     make flash PORT=/dev/ttyACM0    # a given serial port instead of the first one found
     make flash MPY=0                # plain .py files (any MicroPython version)
     make repl                       # the board's REPL
+    make pull                       # /transcripts/*.txt into ./transcripts, then restart
     .venv/bin/python -m host_sim.flash package-json   # rewrite firmware/package.json
 
 A flash never leaves a board that fails at import. Everything new goes into a staging
@@ -19,7 +21,7 @@ are removed, and so are top-level modules that an earlier flash installed (liste
 shadow the ``.mpy``). Nothing else is touched: saved games, transcripts, ``boot.py``.
 
 Everything that talks to the board goes through a ``Board`` (``SerialBoard`` here; the
-tests hand ``flash`` a fake with the same four methods and ``info``).
+tests hand ``flash`` and ``pull`` a fake with the same five methods and ``info``).
 """
 
 import ast
@@ -43,6 +45,8 @@ BUILD = os.path.join(REPO, "build", "flash")
 BOOT = "main.py"  # stays source: MicroPython runs main.py, never main.mpy
 MIP_MANIFEST = "package.json"
 STAGING = "/.spit_flash"
+TRANSCRIPTS = "/transcripts"  # the firmware's finished games, one .txt file each
+PULLED = "transcripts"  # where make pull puts them, in the current folder
 MANIFEST = "/.spit_firmware"
 # The RP2040's Cortex-M0+; code for it also runs on the RP2350 (MicroPython accepts any
 # armv6m..own-architecture native code), so one build serves the Pico and the Pico 2.
@@ -56,6 +60,11 @@ MADE_FOR = (1, 28)  # the MicroPython release the firmware is written and tested
 RASPBERRY_PI_VID = 0x2E8A
 
 _SCRIPT_TIMEOUT_S = 120
+# make repl interrupts the game; a soft reset at the REPL runs main.py again, as a reset
+# of the chip or a power-on does.
+REPL_NOTE = ("The game is stopped while the REPL is open, and stays stopped after Ctrl-X "
+             "leaves it: Ctrl-D (a soft reset) or machine.reset() starts it again, or unplug "
+             "the board and plug it back in.")
 
 EXIT_NO_BOARD = 2
 EXIT_INCOMPATIBLE = 3
@@ -435,6 +444,93 @@ print('ok')
        "manifest": MANIFEST}
 
 
+def transcripts_script():
+    """The names of the finished games' transcripts on the board, as a JSON list; a game
+    being written (``next.tmp``) is not finished."""
+    return _HELPERS + """\
+names = []
+if _isdir(%(folder)r):
+    names = [n for n in os.listdir(%(folder)r) if n[-4:] == '.txt'
+             and not _isdir(%(folder)r + '/' + n)]
+print(json.dumps(names))
+""" % {"folder": TRANSCRIPTS}
+
+
+# --- make pull ----------------------------------------------------------------------------
+
+def _game_order(name):
+    """``game-2.txt`` before ``game-10.txt``."""
+    number = re.search(r"\d+", name)
+    return (int(number.group()) if number else -1, name)
+
+
+def _place_for(folder, name, data):
+    """Where a pulled transcript goes in ``folder``: its own name, or ``game-2-2.txt`` and
+    on when another file has it; None when the same transcript is there already."""
+    stem, dot, ext = name.rpartition(".")
+    candidate, copy = name, 1
+    while os.path.exists(os.path.join(folder, candidate)):
+        with open(os.path.join(folder, candidate), "rb") as f:
+            if f.read() == data:
+                return None
+        copy += 1
+        candidate = "%s-%d%s%s" % (stem, copy, dot, ext)
+    return candidate
+
+
+def _shown(folder):
+    """``folder`` as a person finds it from here."""
+    relative = os.path.relpath(folder)
+    return folder if relative.startswith("..") else relative + "/"
+
+
+def pull(board, folder, say=print):
+    """Copy the finished games' transcripts on ``board`` into ``folder`` (never over a
+    different file already there), say how many and where, and restart the board so its
+    game comes back. Returns the names written."""
+    board.run(STOP_WATCHDOG)  # it would reset the board in the middle of the copy
+    names = sorted(json.loads(board.run(transcripts_script())), key=_game_order)
+    if not names:
+        say("No finished games on the board yet; restarting the board.")
+        board.reset()
+        return []
+    written, there = [], 0
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for name in names:
+            data = board.read(TRANSCRIPTS + "/" + name)
+            place = _place_for(folder, name, data)
+            if place is None:
+                there += 1
+                continue
+            with open(os.path.join(folder, place), "wb") as f:
+                f.write(data)
+            written.append(place)
+    except OSError as error:
+        raise FlashError("cannot copy the transcripts into %s: %s"
+                         % (_shown(folder), error.strerror or error)) from None
+    say(_pulled(written, there, folder))
+    if written:
+        say('Replay one: make sim ARGS="--replay %s%s"' % (_shown(folder), written[-1]))
+    say("Restarting the board.")
+    board.reset()
+    return written
+
+
+def _pulled(written, there, folder):
+    """The summary of a pull, in one line."""
+    if not written:
+        return "Nothing new: the board's %d finished games are in %s already." % (
+            there, _shown(folder))
+    games = ("1 finished game's transcript" if len(written) == 1
+             else "%d finished games' transcripts" % len(written))
+    already = ""
+    if there:
+        already = " (%d %s there already)" % (there, "was" if there == 1 else "were")
+    return "Copied %s from the board into %s: %s%s" % (
+        games, _shown(folder), ", ".join(written), already)
+
+
 # --- firmware/package.json, for mip ------------------------------------------------------
 
 def mip_manifest():
@@ -493,6 +589,9 @@ class SerialBoard:
 
     def write(self, path, data):
         self._transport.fs_writefile(path, data)
+
+    def read(self, path):
+        return self._transport.fs_readfile(path)
 
     def soft_reset(self):
         self._transport.enter_raw_repl(soft_reset=True)
@@ -597,13 +696,12 @@ def main(argv=None):
             return 0
         if command == "repl":
             port = _port_or_fail(port, command)
+            print(REPL_NOTE, flush=True)
             return subprocess.call([sys.executable, "-m", "mpremote", "connect", port,
                                     "exec", STOP_WATCHDOG, "repl"])
         if command == "pull":
-            # The game's watchdog would reset the board in the middle of the copy.
-            port = _port_or_fail(port, command)
-            return subprocess.call([sys.executable, "-m", "mpremote", "connect", port,
-                                    "exec", STOP_WATCHDOG, "cp", "-r", ":/transcripts", "."])
+            pull(SerialBoard(_port_or_fail(port, command)), os.path.abspath(PULLED))
+            return 0
         mpy = os.environ.get("MPY", "1") != "0"
         port = _port_or_fail(port, command)
         board = SerialBoard(port)  # first: with no board there, that is all there is to say
@@ -616,8 +714,11 @@ def main(argv=None):
         print("The board raised an error:\n%s" % error, file=sys.stderr)
         return EXIT_FAILED
     except (OSError, TransportError) as error:
-        print("Lost the board: %s\nRun make flash again: a flash cut short leaves the old "
-              "firmware, or at worst a board that boots to the REPL." % error, file=sys.stderr)
+        again = "Run make %s again" % command
+        if command == "flash":
+            again += (": a flash cut short leaves the old firmware, or at worst a board that "
+                      "boots to the REPL")
+        print("Lost the board: %s\n%s." % (error, again), file=sys.stderr)
         return EXIT_FAILED
     return 0
 

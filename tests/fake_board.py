@@ -5,7 +5,8 @@ filesystem, runs the code and reads the filesystem back, so the flash tool's boa
 scripts meet real MicroPython (``os``, ``hashlib``, imports of ``.mpy`` files). The VM
 lacks ``machine`` and ``rp2``, which a board has built in, so stand-ins go on its path:
 ``machine`` answers any name and any use, ``rp2.asm_pio`` returns a list shaped like
-MicroPython 1.28's without assembling. ``info()`` answers what a real board's probe would.
+MicroPython 1.28's without assembling. ``info()`` answers what a real board's probe would;
+``read`` and ``write`` move whole files over the wire, as mpremote's do.
 """
 
 import json
@@ -126,6 +127,11 @@ class FakeBoard:
         if error:
             raise BoardError(error)
         return printed
+
+    def read(self, path):
+        if path not in self.files:
+            raise OSError(2, "no such file: %s" % path)
+        return self.files[path]
 
     def write(self, path, data):
         parent = path.rsplit("/", 1)[0]

@@ -5,6 +5,7 @@ a boot ROM made here. A board that does not boot needs Node and rp2040js; it boo
 few words of Thumb code that never start MicroPython.
 """
 
+import hashlib
 import json
 import os
 import shutil
@@ -12,8 +13,10 @@ import struct
 
 import pytest
 
+from host_sim.display.png import decode
 from host_sim.emu import __main__ as emu
 from host_sim.emu import board
+from host_sim.emu.reading import read_seed
 from host_sim.micropython_vm import REPO
 
 FLASH = board.FLASH_BASE
@@ -114,8 +117,8 @@ def test_what_makes_a_file_no_pico_uf2(data, problem):
 
 def test_a_pico_uf2_passes():
     assert board.uf2_problem(uf2_block() + uf2_block(address=FLASH + 256)) is None
-    if os.path.isfile(board.DEFAULT_UF2):
-        with open(board.DEFAULT_UF2, "rb") as f:
+    if board.firmware_paths() is not None:
+        with open(board.firmware_paths()[0], "rb") as f:
             assert board.uf2_problem(f.read()) is None
 
 
@@ -171,14 +174,31 @@ def test_a_file_other_than_the_tested_one_is_a_one_line_warning(given):
     assert warnings[1].startswith("PICO_BOOTROM=%s is not the tested boot ROM, RP2040 B1" % rom)
 
 
+def the_tested_files_found():
+    """The UF2 and boot ROM found here (``PICO_UF2``, ``PICO_BOOTROM`` or ``../shared/pico/``)
+    when their SHA-256 sums are the tested files' sums; else None."""
+    paths = board.firmware_paths()
+    if paths is None:
+        return None
+    for path, file in zip(paths, (board.UF2_FILE, board.BOOTROM_FILE), strict=True):
+        with open(path, "rb") as f:
+            if hashlib.sha256(f.read()).hexdigest() != file.sha256:
+                return None
+    return paths
+
+
 @pytest.mark.skipif(
-    board.firmware_paths() is None, reason="no MicroPython UF2 / RP2040 boot ROM here"
+    the_tested_files_found() is None, reason="the tested UF2 and boot ROM are not here"
 )
-def test_the_tested_files_raise_no_warning(monkeypatch):
-    monkeypatch.delenv("PICO_UF2", raising=False)
-    monkeypatch.delenv("PICO_BOOTROM", raising=False)
-    if board.firmware_paths() != (board.DEFAULT_UF2, board.DEFAULT_BOOTROM):
-        pytest.skip("the UF2 and boot ROM here are not ../shared/pico/'s")
+def test_the_tested_files_raise_no_warning_wherever_they_are(tmp_path, monkeypatch):
+    # Named as a download names them, in a folder of the builder's own.
+    copies = (str(tmp_path / "RPI_PICO-20260101-v1.28.0.uf2"), str(tmp_path / "bootrom.bin"))
+    for found, copy, file in zip(
+        the_tested_files_found(), copies, (board.UF2_FILE, board.BOOTROM_FILE), strict=True
+    ):
+        shutil.copyfile(found, copy)
+        monkeypatch.setenv(file.variable, copy)
+    assert board.firmware_paths() == copies
     assert board.firmware_problem() is None
     assert board.untested_firmware() == []
 
@@ -191,6 +211,16 @@ def test_a_bad_flag_is_one_line(capsys):
         emu.main(["--ms", "soon"])
     assert exited.value.code == 2
     assert errors(capsys) == ["make emu: error: --ms: invalid float value: 'soon'"]
+
+
+@pytest.mark.parametrize("ms", ["-5", "0", "0.5", "nan", "inf"])
+def test_a_run_shorter_than_a_millisecond_is_one_line(ms, no_emulator, capsys):
+    with pytest.raises(SystemExit) as exited:
+        emu.main(["--ms", ms])
+    assert exited.value.code == 2
+    assert errors(capsys) == [
+        "make emu: error: --ms: %s is no length of run: a number of emulated ms, 1 or more" % ms
+    ]
 
 
 STEP = {"t_us": 700000, "button": 7, "down": True}
@@ -288,3 +318,23 @@ def test_an_emulator_stopped_by_the_code_says_so_in_one_line(given, capsys):
         " had not booted: is the UF2 MicroPython's RPI_PICO build and the boot ROM the"
         " RP2040's B1?"
     )
+
+
+# -- the screen, saved ---------------------------------------------------------------------
+
+
+@pytest.mark.skipif(board.firmware_paths() is None, reason="no MicroPython UF2 / RP2040 boot ROM")
+@needs_node
+def test_make_emu_as_first_shown_saves_the_last_screen(tmp_path, monkeypatch, capsys):
+    default = tmp_path / "screenshots" / "emu.png"
+    monkeypatch.setattr(emu, "DEFAULT_SCREEN", str(default))
+    assert emu.main([]) == 0
+    assert "[emu] screen saved to %s" % default in errors(capsys)
+    # After 2 emulated seconds the firmware shows its title, with the seed on it.
+    assert read_seed(decode(default.read_bytes())[2]) is not None
+
+
+def test_a_screen_file_that_cannot_be_written_is_one_line(tmp_path, no_emulator, capsys):
+    assert emu.main(["--screen", str(tmp_path)]) == 2
+    [line] = errors(capsys)[-1:]
+    assert line == "make emu: --screen %s: a folder, not a file" % tmp_path

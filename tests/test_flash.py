@@ -7,6 +7,8 @@ all happen on real MicroPython.
 
 import json
 import os
+import pty
+import select
 import subprocess
 import sys
 import time
@@ -18,6 +20,7 @@ from mpremote.transport_serial import SerialTransport
 
 from host_sim import flash
 from host_sim.emu.board import EmulatedPico, firmware_paths
+from host_sim.emu.fs_image import board_files
 from host_sim.emu.serial_port import SerialPort
 
 # What a board keeps that is not firmware: saved data, transcripts, the user's boot.py.
@@ -235,6 +238,103 @@ def test_a_version_mismatch_changes_nothing(built):
     assert board.files == KEEP and board.writes == [] and board.resets == 0
 
 
+# --- make pull ----------------------------------------------------------------------------
+
+NO_GAMES_YET = "No finished games on the board yet; restarting the board.\n"
+NOT_GAMES = {path: data for path, data in KEEP.items() if not path.startswith("/transcripts/")}
+GAMES = {
+    "/transcripts/game-2.txt": b"spit-transcript 1\nseed 7\n1c3a@100\n",
+    "/transcripts/game-10.txt": b"spit-transcript 1\nseed 8\n",
+    "/transcripts/next.tmp": b"spit-transcript 1\nseed",  # a game cut short by a power-off
+}
+
+
+@pytest.fixture(name="plugged_in")
+def plugged_in_fixture(tmp_path, monkeypatch):
+    """``make pull`` run in ``tmp_path`` with ``board`` on its USB port."""
+
+    def plug(board):
+        monkeypatch.chdir(tmp_path)
+        monkeypatch.setenv("PORT", "/dev/ttyACM0")
+        monkeypatch.setattr(flash, "SerialBoard", lambda port: board)
+        return tmp_path / "transcripts"
+
+    return plug
+
+
+def test_make_pull_copies_the_finished_games_and_says_where(plugged_in, capsys):
+    board = FakeBoard({**NOT_GAMES, **GAMES})
+    folder = plugged_in(board)
+    assert flash.main(["pull"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.splitlines() == [
+        "Copied 2 finished games' transcripts from the board into transcripts/: game-2.txt,"
+        " game-10.txt",
+        "Replay one: make sim ARGS=\"--replay transcripts/game-10.txt\"",
+        "Restarting the board.",
+    ]
+    assert sorted(os.listdir(folder)) == ["game-10.txt", "game-2.txt"]
+    for name in ("game-2.txt", "game-10.txt"):
+        assert (folder / name).read_bytes() == GAMES["/transcripts/" + name]
+    assert board.resets == 1  # the game starts again
+
+    # Pulled again: nothing new, and nothing already pulled is written over.
+    (folder / "game-2.txt").write_bytes(b"a game of another board\n")
+    assert flash.main(["pull"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "Copied 1 finished game's transcript from the board into transcripts/: game-2-2.txt"
+        " (1 was there already)"
+    )
+    assert (folder / "game-2.txt").read_bytes() == b"a game of another board\n"
+    assert (folder / "game-2-2.txt").read_bytes() == GAMES["/transcripts/game-2.txt"]
+    assert flash.main(["pull"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Nothing new: the board's 2 finished games are in transcripts/ already.",
+        "Restarting the board.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "files",
+    [NOT_GAMES, {**NOT_GAMES, "/transcripts/next.tmp": b"spit"}, {}],
+    ids=["no folder", "only a game cut short", "an empty board"],
+)
+def test_make_pull_with_no_finished_game_says_so_in_one_line(files, plugged_in, capsys):
+    board = FakeBoard(files)
+    folder = plugged_in(board)
+    assert flash.main(["pull"]) == 0
+    assert capsys.readouterr() == (NO_GAMES_YET, "")
+    assert not folder.exists()
+    assert board.resets == 1
+
+
+def test_make_pull_into_a_folder_that_cannot_be_one_is_one_line(plugged_in, capsys):
+    folder = plugged_in(FakeBoard(GAMES))
+    folder.write_text("a file where the folder goes")
+    assert flash.main(["pull"]) == flash.EXIT_FAILED
+    out, err = capsys.readouterr()
+    assert out == ""
+    [line] = err.splitlines()
+    assert line.startswith("cannot copy the transcripts into transcripts/: ")
+
+
+# --- make repl ----------------------------------------------------------------------------
+
+def test_make_repl_says_how_the_game_comes_back(monkeypatch, capsys):
+    calls = []
+    monkeypatch.setenv("PORT", "/dev/ttyACM0")
+    monkeypatch.setattr(flash.subprocess, "call", lambda command: calls.append(command) or 0)
+    assert flash.main(["repl"]) == 0
+    [command] = calls
+    assert command[-1] == "repl"
+    assert capsys.readouterr().out == flash.REPL_NOTE + "\n"
+    # Before the REPL, and in the words a person types.
+    assert "stopped while the REPL is open" in flash.REPL_NOTE
+    for way in ("Ctrl-D", "machine.reset()", "unplug"):
+        assert way in flash.REPL_NOTE
+
+
 # --- no board -----------------------------------------------------------------------------
 
 def _no_board_here():
@@ -255,7 +355,7 @@ def test_find_port_prefers_a_raspberry_pi_device():
     assert flash.find_port(ports[:1]) is None
 
 
-@pytest.mark.parametrize("target", ["flash", "repl"])
+@pytest.mark.parametrize("target", ["flash", "repl", "pull"])
 def test_make_target_without_a_board_says_so(target):
     _no_board_here()
     env = {k: v for k, v in os.environ.items() if k not in ("PORT", "MAKEFLAGS")}
@@ -361,6 +461,90 @@ def test_micropython_1_28_reads_what_mpy_cross_writes_and_the_probe_stops_the_wa
     assert flash.board_format(info) == (6, 3, "armv6m")
     assert info["free"] > 1_000_000
     assert flash.incompatibility(info, built) is None
+
+
+@needs_emulator
+def test_make_pull_from_micropython_1_28_over_a_serial_port(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with EmulatedPico(files={**NOT_GAMES, **GAMES}) as pico:
+        pico.run_us(200_000)
+        with SerialPort(pico) as port:
+            monkeypatch.setenv("PORT", port)
+            assert flash.main(["pull"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "Copied 2 finished games' transcripts from the board into transcripts/: game-2.txt,"
+        " game-10.txt\n"
+    )
+    for name in ("game-2.txt", "game-10.txt"):
+        assert (tmp_path / "transcripts" / name).read_bytes() == GAMES["/transcripts/" + name]
+
+
+@needs_emulator
+def test_make_pull_from_a_board_with_no_finished_game(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with EmulatedPico(files=NOT_GAMES) as pico:
+        pico.run_us(200_000)
+        with SerialPort(pico) as port:
+            monkeypatch.setenv("PORT", port)
+            assert flash.main(["pull"]) == 0
+    assert capsys.readouterr() == (NO_GAMES_YET, "")
+    assert not (tmp_path / "transcripts").exists()
+
+
+class DisplayBytes:
+    """Counts the bytes the board sends its display, on the emulator's own thread."""
+
+    def __init__(self, pico):
+        self.pico = pico
+        self.count = 0
+
+    def __call__(self):
+        self.count += len(self.pico.spi_log())
+
+
+def _read_until(fd, text, within_s):
+    seen = b""
+    deadline = time.monotonic() + within_s
+    while text not in seen:
+        assert time.monotonic() < deadline, "no %r within %d s: %r" % (text, within_s, seen)
+        if select.select([fd], [], [], 0.2)[0]:
+            seen += os.read(fd, 4096)
+    return seen
+
+
+@needs_emulator
+def test_ctrl_d_in_make_repl_starts_the_game_again():
+    with EmulatedPico(files=board_files()) as pico:
+        pico.run_us(1_500_000)  # the game is up and drawing
+        pico.spi_log()
+        display = DisplayBytes(pico)
+        port = SerialPort(pico, after_step=display)
+        with port as path:
+            terminal, side = pty.openpty()
+            env = {k: v for k, v in os.environ.items() if k != "MAKEFLAGS"}
+            env["PORT"] = path
+            repl = subprocess.Popen([sys.executable, "-m", "host_sim.flash", "repl"],
+                                    cwd=flash.REPO, env=env, stdin=side, stdout=side,
+                                    stderr=side)
+            os.close(side)
+            try:
+                said = _read_until(terminal, b">>> ", 120)
+                drawn_while_stopped = display.count
+                time.sleep(1)
+                assert display.count == drawn_while_stopped  # the game is stopped
+                os.write(terminal, b"\x04")  # Ctrl-D
+                _read_until(terminal, b"soft reboot", 60)
+                deadline = time.monotonic() + 120
+                while display.count == drawn_while_stopped and time.monotonic() < deadline:
+                    time.sleep(0.2)
+                os.write(terminal, b"\x18")  # Ctrl-X
+                assert repl.wait(timeout=60) == 0
+            finally:
+                if repl.poll() is None:
+                    repl.kill()
+                os.close(terminal)
+    assert flash.REPL_NOTE.encode() in said
+    assert display.count > drawn_while_stopped  # main.py ran again: the game draws
 
 
 @pytest.mark.soak

@@ -3,11 +3,12 @@
     make emu ARGS="--script presses.json --ms 3000 --png 1500"
 
 Boots MicroPython's official RP2040 UF2 in rp2040js with the firmware (as .mpy, plus
-``main.py``) on its filesystem, runs it for ``--ms`` emulated milliseconds and prints
-what the board prints. ``--script`` is a JSON list of ``{"t_us": ..., "button": ...,
-"down": true|false}`` (time from power-on, button b = GPIO b); ``--held`` buttons are
-down at power-on; ``--png`` saves the screen at that emulated time (ms) when the
-virtual display exists; ``--spi`` writes every byte SPI0 sent as JSON lines
+``main.py``) on its filesystem, runs it for ``--ms`` emulated milliseconds (1 or more)
+and prints what the board prints, then saves the last screen as a PNG (``--screen``,
+by default ``screenshots/emu.png``). ``--script`` is a JSON list of ``{"t_us": ...,
+"button": ..., "down": true|false}`` (time from power-on, button b = GPIO b); ``--held``
+buttons are down at power-on; ``--png`` also saves the screen at that emulated time
+(ms); ``--spi`` writes every byte SPI0 sent as JSON lines
 ``[t_us, dc, byte]``; ``--repl`` then stops ``main.py`` (Ctrl-C) and sends each line
 typed here to the board's REPL, until end of input (Ctrl-D). Times are emulated, so a run
 without ``--repl`` repeats exactly.
@@ -18,7 +19,9 @@ ROM other than the tested files is a one-line warning. A board that does not boo
 on its console or display in ``BOOT_LIMIT_US``) is an error, exit status 1.
 """
 
+import argparse
 import json
+import math
 import os
 import select
 import sys
@@ -32,6 +35,7 @@ from host_sim.micropython_vm import REPO
 
 _SLICE_US = 20_000
 _SHOTS = os.path.join(REPO, "screenshots")
+DEFAULT_SCREEN = os.path.join(_SHOTS, "emu.png")
 _GPIOS = 16  # buttons 0-15 are GPIO 0-15
 _STEP_SHOWN = 60  # characters of a bad step quoted in its error
 _JSON_KINDS = {
@@ -105,14 +109,30 @@ def _press(number, step):
     )
 
 
+def _run_ms(text):
+    """``--ms``: a finite number of emulated milliseconds, at least 1."""
+    try:
+        ms = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("invalid float value: %r" % text) from None
+    if not 1 <= ms < math.inf:
+        raise argparse.ArgumentTypeError(
+            "%s is no length of run: a number of emulated ms, 1 or more" % text
+        )
+    return ms
+
+
 def _parser():
     parser = OneLineParser(prog="make emu", description=__doc__.split("\n\n")[0])
     parser.add_argument("--script", help="JSON list of {t_us, button, down}")
-    parser.add_argument("--ms", type=float, default=2000, help="emulated ms to run")
+    parser.add_argument("--ms", type=_run_ms, default=2000, help="emulated ms to run")
     parser.add_argument(
         "--held", type=int, action="append", default=[], help="GPIO held at power-on"
     )
     parser.add_argument("--png", type=float, action="append", default=[], help="screen at this ms")
+    parser.add_argument(
+        "--screen", metavar="PNG", default=DEFAULT_SCREEN, help="the last screen, as a PNG file"
+    )
     parser.add_argument("--spi", help="write SPI0's bytes here, one JSON line each")
     parser.add_argument("--start-us", type=int, default=0, help="the timer at power-on")
     parser.add_argument("--repl", action="store_true", help="then type to the board's REPL")
@@ -133,8 +153,15 @@ def main(argv=None):
     if not firmware_usable(_say):
         return 2
     display = _virtual_display()
-    if args.png and display is None:
+    if display is None:
         print("no virtual display (host_sim.display) yet: no PNGs", file=sys.stderr)
+    try:
+        if os.path.isdir(args.screen):
+            raise IsADirectoryError(0, "a folder, not a file")
+        os.makedirs(os.path.dirname(os.path.abspath(args.screen)), exist_ok=True)
+    except OSError as error:
+        _say("--screen %s: %s" % (args.screen, error.strerror or error))
+        return 2
     try:
         spi_out = open(args.spi, "w", encoding="utf-8") if args.spi else None  # noqa: SIM115
     except OSError as error:
@@ -163,7 +190,7 @@ def main(argv=None):
 
 def _run(pico, args, screen, spi_out):
     """Run for ``--ms``, passing on what the board prints and sends its display, and
-    saving the screens asked for; EmulatorError if the board does not boot."""
+    saving the screens asked for and the last; EmulatorError if the board does not boot."""
     start = pico.now_us
     end = start + args.ms * 1000
     shots = sorted(args.png)
@@ -180,9 +207,14 @@ def _run(pico, args, screen, spi_out):
         boot.saw(pico.now_us, printed or sent)
         while shots and pico.now_us >= start + shots[0] * 1000 and screen:
             os.makedirs(_SHOTS, exist_ok=True)
-            path = os.path.join(_SHOTS, "emu-%06dms.png" % shots.pop(0))
-            screen.save_png(path)
-            print("\n[emu] screen saved to %s" % path, file=sys.stderr)
+            _save(screen, os.path.join(_SHOTS, "emu-%06dms.png" % shots.pop(0)))
+    if screen:
+        _save(screen, args.screen)
+
+
+def _save(screen, path):
+    screen.save_png(path)
+    print("\n[emu] screen saved to %s" % path, file=sys.stderr)
 
 
 class _Boot:

@@ -2,20 +2,21 @@
 
     make emu-port                                   # prints the port, e.g. /dev/pts/3
     make flash PORT=/dev/pts/3                      # in another terminal; then the title
-    make emu-port ARGS="--flash board.img"          # keeps the filesystem between runs
+    make emu-port ARGS="--fresh"                    # a board fresh from the UF2
+    make emu-port ARGS="--flash other.img"          # another board's flash
 
-The board is MicroPython's official RP2040 UF2 in rp2040js, as a Pico fresh from its
-UF2: an empty filesystem (or the one ``--flash`` kept), its USB console on a
+The board is MicroPython's official RP2040 UF2 in rp2040js, its USB console on a
 pseudo-terminal that ``make flash``, ``make repl`` and ``make pull`` open as they would
 a real board's. It runs in step with the wall clock until Ctrl-C.
 
-Powering on again: a reset of the chip (the ``machine.reset()`` that ``make flash``
-ends with, ``mpremote reset``, or the watchdog) starts it again from its flash, so the
-firmware just flashed boots to its title. ``--flash FILE`` keeps the filesystem in
-FILE when the command stops and at every reset, and boots from it when FILE exists: a
-power-off and a power-on. The screen, decoded from the bytes the firmware sends the
-display, is saved as a PNG (``--screen``) whenever it has changed and then stayed still
-for a moment.
+Its filesystem is kept in a file (``--flash``, by default ``.emu/board.img``) when the
+command stops and at every reset of the chip, and the next run boots from it: stopping
+and starting the command is a power-off and a power-on. With no such file yet, or with
+``--fresh``, the board starts as a Pico fresh from its UF2, with an empty filesystem.
+A reset (the ``machine.reset()`` that ``make flash`` ends with, ``mpremote reset``, or
+the watchdog) starts it again from its flash, so the firmware just flashed boots to its
+title. The screen, decoded from the bytes the firmware sends the display, is saved as a
+PNG (``--screen``) whenever it has changed and then stayed still for a moment.
 """
 
 import os
@@ -31,6 +32,7 @@ from host_sim.flags import OneLineParser
 from host_sim.micropython_vm import REPO
 
 DEFAULT_SCREEN = os.path.join(REPO, "screenshots", "emu-port.png")
+DEFAULT_FLASH = os.path.join(REPO, ".emu", "board.img")
 _LOOK_US = 20_000  # how often the display's bytes are taken in
 _STILL_US = 150_000  # a screen unchanged this long is saved
 
@@ -66,23 +68,24 @@ class FlashFile:
     def __init__(self, path):
         self.path = path
 
-    def image(self):
-        """The partition as the last run left it, or None (a fresh board); raises
-        ValueError when FILE is something else."""
-        if self.path is None or not os.path.exists(self.path):
+    def image(self, fresh=False):
+        """The partition as the last run left it, or None (a fresh board: ``fresh``, or
+        no file yet); raises ValueError when the file is something else."""
+        if os.path.isdir(self.path):
+            raise IsADirectoryError(0, "a folder, not a file")
+        if fresh or not os.path.exists(self.path):
             return None
         with open(self.path, "rb") as f:
             image = f.read()
         if len(image) != FS_BYTES:
             raise ValueError(
                 "%d bytes, where the board's filesystem is %d: not a file this command kept"
-                % (len(image), FS_BYTES)
+                " (--fresh starts a new board in it)" % (len(image), FS_BYTES)
             )
         return image
 
     def keep(self, pico):
-        if self.path is not None:
-            _replace(self.path, pico.flash())
+        _replace(self.path, pico.flash())
 
 
 class AfterEachSlice:
@@ -119,7 +122,12 @@ def _say(line):
 
 def main(argv=None):
     parser = OneLineParser(prog="make emu-port", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--flash", metavar="FILE", help="keep the filesystem in FILE")
+    parser.add_argument(
+        "--flash", metavar="FILE", default=DEFAULT_FLASH, help="keep the filesystem in FILE"
+    )
+    parser.add_argument(
+        "--fresh", action="store_true", help="a board fresh from the UF2 (FILE is replaced)"
+    )
     parser.add_argument(
         "--screen", metavar="PNG", default=DEFAULT_SCREEN, help="the screen, as a PNG file"
     )
@@ -128,7 +136,8 @@ def main(argv=None):
         return 2
     kept = FlashFile(args.flash)
     try:
-        image = kept.image()
+        image = kept.image(args.fresh)
+        os.makedirs(os.path.dirname(os.path.abspath(args.flash)), exist_ok=True)
     except (OSError, ValueError) as error:
         _say("--flash %s: %s" % (args.flash, getattr(error, "strerror", None) or error))
         return 2
@@ -158,7 +167,8 @@ def main(argv=None):
                 " Ctrl-C stops it" % (port.port, port.port),
                 flush=True,
             )
-            print("[emu-port] its screen: %s" % args.screen, file=sys.stderr)
+            print("[emu-port] %s; its screen: %s" % (_powered_on(image, args), args.screen),
+                  file=sys.stderr)
             try:
                 port.serve(lambda: bool(stopping))
             finally:
@@ -167,9 +177,16 @@ def main(argv=None):
     except EmulatorError as exc:
         _say("the emulator stopped: %s" % exc)
         return 1
-    if args.flash:
-        print("[emu-port] stopped; its filesystem is in %s" % args.flash, file=sys.stderr)
+    print("[emu-port] stopped; its filesystem is kept in %s: make emu-port powers it on again"
+          % args.flash, file=sys.stderr)
     return 0
+
+
+def _powered_on(image, args):
+    """How the board came up, and where its flash goes."""
+    if image is not None:
+        return "powered on from its flash in %s (--fresh: a new board)" % args.flash
+    return "a board fresh from the UF2; its flash is kept in %s" % args.flash
 
 
 if __name__ == "__main__":
