@@ -157,6 +157,9 @@ player 1 sees it:
 ## Assembly notes
 
 {assembly}
+## When something is wrong
+
+{trouble}
 ## Trying it online
 
 `diagram.json` is the same circuit for the Wokwi simulator: start a MicroPython project
@@ -187,7 +190,57 @@ to the simulator's keys (C1..C5, L, R, SPIT):
         mh=SCREEN_MODULE[1],
         panel=panel_table(),
         assembly=_ASSEMBLY,
+        trouble=trouble_table(pins),
     )
+
+
+def trouble_table(pins):
+    """What a builder sees go wrong after wiring and flashing, and what to do."""
+    display = pins["display"]
+    rows = (
+        (
+            "Blank screen",
+            "Check VCC on 3V3 and GND, then CS (GP%d), DC (GP%d), RST (GP%d), SCK (GP%d), "
+            "MOSI (GP%d) and the backlight (GP%d). A white screen with the backlight on means "
+            "power but no data: SCK or MOSI."
+            % tuple(display[name] for name in ("CS", "DC", "RST", "SCK", "MOSI", "BACKLIGHT")),
+        ),
+        (
+            "Upside-down picture",
+            "Set `ROTATION = 180` in `firmware/hardware_setup.py`, then `make flash`. The "
+            "self-test's corner marks must be red top left, green top right, blue bottom left, "
+            "white bottom right as player 1 sees them.",
+        ),
+        (
+            "Mirrored picture or wrong colours",
+            "The panel has the other controller: set `PANEL = \"st7789\"` (or `\"ili9341\"`), "
+            "then `make flash`. The self-test's colour bars read red, green, blue, cyan, "
+            "magenta, yellow, white, black from player 1's left.",
+        ),
+        (
+            "A button does nothing, the wrong one, or counts twice",
+            "Run the self-test (hold both SPIT buttons while powering on): a count that never "
+            "moves is a broken wire or a switch on NC instead of NO; one that moves for the "
+            "wrong button, a swapped wire; one that counts twice, a worn switch bouncing past "
+            "the 10 ms debounce.",
+        ),
+        (
+            "No sound",
+            "A passive piezo needs PWM (an active buzzer only clicks); check GP%d and GND, and "
+            "that sound is on in the settings." % pins["buzzer"],
+        ),
+        (
+            "Pins changed",
+            "Edit `firmware/hardware_setup.py`, run `make hardware` (it refuses a pin map that "
+            "cannot work: a pin used twice, SCK/MOSI off the SPI block's pins, GPIO 23-25 or "
+            "29, buttons off GPIO 0-15, the buzzer sharing a PWM slice with the backlight), "
+            "commit the regenerated `hardware/` files, then `make flash`. "
+            "`tests/test_hardware_docs.py` fails while they disagree.",
+        ),
+    )
+    lines = ["| symptom | what to do |", "| --- | --- |"]
+    lines += ["| %s | %s |" % row for row in rows]
+    return "\n".join(lines) + "\n"
 
 
 # --- wiring.svg ---------------------------------------------------------------------------
