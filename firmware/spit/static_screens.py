@@ -359,6 +359,10 @@ class StaticScreens(Rows):
     def score(self, games, cpu_seats):
         """``games P1 2 - P2 CPU 1``"""
         self.put("games ")
+        self.tally(games, cpu_seats)
+
+    def tally(self, games, cpu_seats):
+        """``P1 2 - P2 CPU 1``"""
         self.put(self.name(0, cpu_seats))
         self.put(" ")
         self.put_number(games[0])
@@ -564,13 +568,7 @@ def _match_line(screens, cpus):
     screens.put(" of ")
     screens.put_number(screens.shown[5])
     screens.put(": ")
-    screens.put(screens.name(0, cpus))
-    screens.put(" ")
-    screens.put_number(games[0])
-    screens.put(" - ")
-    screens.put(screens.name(1, cpus))
-    screens.put(" ")
-    screens.put_number(games[1])
+    screens.tally(games, cpus)
 
 
 def _countdown_row(screens, k):
