@@ -288,7 +288,7 @@ class Window:
         y = 12
         rows = ["Spit handheld"] + self._status()
         rows += [""] + ["P%d keys: %s" % (p + 1, " ".join(LAYOUT[p])) for p in (0, 1)]
-        rows += ["F1 shows them   F12 screenshot", "Esc quits"]
+        rows += ["F1 shows them", "F12 saves the screen", "Esc quits"]
         for i, text in enumerate(rows):
             ink = LIT if i == 0 else TEXT if text.startswith(_BRIGHT) else DIM_TEXT
             for part in _fit(self.text_font, text, PANEL_W - 24):
@@ -358,7 +358,7 @@ def _fit(font, text, width):
         if lines[-1] and font.size((lines[-1] + piece).rstrip())[0] > width:
             lines.append("")
         lines[-1] += piece.lstrip() if not lines[-1] else piece
-    return [line.rstrip() for line in lines if line.strip()]
+    return [line.rstrip() for line in lines if line.strip()] or [""]  # a blank row stays
 
 
 def _wrap(text, columns):
