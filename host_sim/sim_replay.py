@@ -19,7 +19,7 @@ three), ``made`` (words applied so far), ``total``.
 """
 
 from spit import keys
-from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY, PLAY, SPIT_ACTION, player_of
+from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY, PLAY, SPIT_ACTION, kind_of, player_of
 from spit.ticks import ticks_add, ticks_diff
 
 PACE_US = 600_000  # between words of a transcript without press times
@@ -80,7 +80,7 @@ class Replay:
                     "%s: the device made %s instead" % (self._named(i), self.word_of(history[i]))
                 )
                 return
-            if history[i] >> 9 == PLAY:
+            if kind_of(history[i]) == PLAY:
                 self._played_at[player_of(history[i])] = now
             self.made += 1
             self._base = now
