@@ -14,7 +14,8 @@ import sys
 
 from spit import keys
 
-from host_sim import pinmap, sim_keys
+from host_sim import pinmap
+from host_sim.sim import keyboard
 
 HARDWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware")
 
@@ -171,7 +172,7 @@ to the simulator's keys (C1..C5, L, R, SPIT):
         env=WOKWI_ENV.rsplit("-v", 1)[1],
         keys=";\n".join(
             "player %d `%s`" % (player + 1, "` `".join(
-                sim_keys.key_label(keys.button_id(player, key))
+                keyboard.key_label(keys.button_id(player, key))
                 for key in range(keys.KEYS_PER_PLAYER)))
             for player in (0, 1)
         ),
@@ -392,7 +393,7 @@ _WOKWI_DISPLAY = {"CS": "CS", "SCK": "SCK", "MOSI": "MOSI", "DC": "D/C", "RST": 
 def _wokwi_key(button):
     """The simulator's key for ``button``, as Wokwi's ``key`` attribute names it (the
     browser's key value: " " for the space bar)."""
-    label = sim_keys.key_label(button)
+    label = keyboard.key_label(button)
     return " " if label == "Space" else (label.lower() if len(label) == 1 else label)
 
 

@@ -188,7 +188,7 @@ class Script:
 
 
 def look_at_text(lines, quick=True):
-    """A ``Look`` from the terminal view's lines (``host_sim.terminal``): the screen's
+    """A ``Look`` from the terminal view's lines (``host_sim.sim.terminal``): the screen's
     name from its first line, the table from ``spit.textview``'s rows and status line (a
     player's line ends in the game's word and ``!`` once they have called)."""
     names = [line.split(": ", 1)[1].strip() for line in lines if "Spit handheld: " in line]

@@ -10,7 +10,7 @@ from spit.options import Options
 from spit.rng import Rng
 from spit.rules import MOVE, PHASE_DEALING, PLAY, kind_of, player_of
 
-from host_sim.sim import Device, SimulatedClock
+from host_sim.sim.simulator import Device, SimulatedClock
 
 BOUNCE_MAX_US = 6_000
 

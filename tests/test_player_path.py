@@ -20,7 +20,9 @@ from spit import keys  # noqa: E402
 from spit.controller import MODE_NAMES, READY_US, TITLE_US  # noqa: E402
 from spit.session import NEXT_GAME_US, NEXT_MATCH_US  # noqa: E402
 
-from host_sim import sim, sim_device, window  # noqa: E402
+from host_sim.sim import simulated_device as sim_device  # noqa: E402
+from host_sim.sim import simulator as sim  # noqa: E402
+from host_sim.sim import window  # noqa: E402
 
 # Each turn of the window's loop is this much of play (on a laptop, a little over 1 ms).
 TURN_S = 0.002

@@ -8,9 +8,11 @@ import os
 import pytest
 from spit.rules import PHASE_OVER
 
-from host_sim import sim, sim_flags, terminal
-from host_sim.sim_device import seats_note
-from host_sim.sim_replay import ENDS_EARLY
+from host_sim.sim import flags as sim_flags
+from host_sim.sim import simulator as sim
+from host_sim.sim import terminal
+from host_sim.sim.replay import ENDS_EARLY
+from host_sim.sim.simulated_device import seats_note
 
 LIGHTNING = ["--p1", "cpu:lightning", "--p2", "cpu:lightning"]
 # (game, flags) of each kind of run: all rule options are Spit's but match and quick.

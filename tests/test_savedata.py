@@ -28,9 +28,9 @@ from spit.ticks import TICKS_PERIOD, ticks_add
 from spit.transcript import Transcript
 
 from host_sim.firmware_vm import DEVICE
-from host_sim.sim import load_transcript, replay_to_the_end
-from host_sim.sim_device import Device, SimulatedClock
-from host_sim.sim_replay import ENDS_EARLY
+from host_sim.sim.replay import ENDS_EARLY
+from host_sim.sim.simulated_device import Device, SimulatedClock
+from host_sim.sim.simulator import load_transcript, replay_to_the_end
 from host_sim.vm_machine import VM_MACHINE
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -1,7 +1,7 @@
 """The play screen tells the truth: what it shows, read back from the panel's pixels, is
 what the game holds.
 
-Random matches of Spit and Speed run on the simulated device (``host_sim.sim_device``),
+Random matches of Spit and Speed run on the simulated device (``host_sim.sim.simulated_device``),
 drawing onto the virtual panel: person seats pressed at random, CPU seats at every
 level, the rule options and layouts drawn at random, and on some seeds the device's own
 pace of one region a call. Whenever the game and the controls have held still for
@@ -52,7 +52,7 @@ from spit.screens import PLAY
 
 from host_sim.display.wiring import wired_display
 from host_sim.emu.reading import read_row, read_text, turned
-from host_sim.sim_device import HUMAN, Device, SimulatedClock
+from host_sim.sim.simulated_device import HUMAN, Device, SimulatedClock
 
 # The screen has followed the game when the game and the controls have held still for
 # SETTLE_PASSES and the panel has been sent nothing for QUIET_PASSES.

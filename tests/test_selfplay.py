@@ -23,7 +23,7 @@ from spit.selfplay import (
 )
 from spit.transcript import Transcript
 
-from host_sim import selfplay as cli
+from host_sim import cpu_vs_cpu as cli
 
 ROOT = Path(__file__).resolve().parent.parent
 P1, P2 = 0, 1
@@ -240,7 +240,7 @@ def test_mixed_options_play_whole_games():
 
 def run_cli(*args):
     done = subprocess.run(
-        [sys.executable, "-m", "host_sim.selfplay", *args],
+        [sys.executable, "-m", "host_sim.cpu_vs_cpu", *args],
         capture_output=True,
         text=True,
         check=True,
@@ -283,4 +283,4 @@ def test_a_flag_error_is_one_line_without_the_usage(argv, line, capsys):
         cli.main(argv)
     err = capsys.readouterr().err
     assert exited.value.code == 2 and err.count("\n") == 1
-    assert err.startswith("host_sim.selfplay: error: " + line)
+    assert err.startswith("host_sim.cpu_vs_cpu: error: " + line)

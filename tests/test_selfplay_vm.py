@@ -60,7 +60,7 @@ def test_two_hundred_games_are_the_same_on_micropython():
 
 
 def test_the_command_line_prints_the_same_lines_from_micropython():
-    args = [sys.executable, "-m", "host_sim.selfplay", "--seed", "5", "--games", "6"]
+    args = [sys.executable, "-m", "host_sim.cpu_vs_cpu", "--seed", "5", "--games", "6"]
     args += ["--p1", "quick", "--middle", "one"]
     outputs = [
         subprocess.run(args + extra, capture_output=True, text=True, check=True, cwd=ROOT).stdout

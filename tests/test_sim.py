@@ -23,9 +23,12 @@ from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY, SPIT_ACTION, slap
 from spit.session import NEXT_GAME_US
 from spit.transcript import Transcript
 
-from host_sim import sim, sim_flags, sim_keys, terminal
-from host_sim.sim_device import Device, SimulatedClock
-from host_sim.sim_replay import Replay
+from host_sim.sim import flags as sim_flags
+from host_sim.sim import keyboard as sim_keys
+from host_sim.sim import simulator as sim
+from host_sim.sim import terminal
+from host_sim.sim.replay import Replay
+from host_sim.sim.simulated_device import Device, SimulatedClock
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEYMAP = sim_keys.char_map()

@@ -10,8 +10,9 @@ from spit.cards import adjacent
 from spit.controller import TITLE
 from spit.savedata import SaveData
 
-from host_sim import sim, sim_flags
-from host_sim.sim_device import save_path
+from host_sim.sim import flags as sim_flags
+from host_sim.sim import simulator as sim
+from host_sim.sim.simulated_device import save_path
 
 P1 = 0
 

@@ -272,7 +272,7 @@ def test_a_faster_level_beats_a_slower_one():
 
 
 def test_the_command_line_plays_speed_and_refuses_spits_rule_options(capsys):
-    from host_sim import selfplay
+    from host_sim import cpu_vs_cpu as selfplay
 
     selfplay.main(["--game", "speed", "--games", "2", "--p1", "lightning"])
     lines = capsys.readouterr().out.splitlines()

@@ -19,7 +19,7 @@ from spit.controller import EAGER_US, READY_US, TITLE_US
 from spit.session import NEXT_MATCH_US
 from test_sim import Terminal, python_sim
 
-from host_sim import sim_keys
+from host_sim.sim import keyboard as sim_keys
 
 ROWS, COLUMNS = 50, 120  # as ``Terminal`` sets the pty
 SPEED = 16  # the simulation runs this many times faster than the wall clock

@@ -12,11 +12,13 @@ from spit import keys
 from spit.controller import TITLE, TITLE_US
 from spit.screens import NAMES
 
-from host_sim import terminal
+from host_sim.sim import terminal
 
 pygame = pytest.importorskip("pygame")
 
-from host_sim import sim, sim_flags, window  # noqa: E402
+from host_sim.sim import flags as sim_flags  # noqa: E402
+from host_sim.sim import simulator as sim  # noqa: E402
+from host_sim.sim import window  # noqa: E402
 
 P1_SPIT = keys.button_id(0, keys.SPIT)
 NEAR_PASSES = 30  # passes after a change that are all looked at

@@ -20,10 +20,13 @@ from spit.rules import PHASE_OVER, PHASE_PLAY  # noqa: E402
 from spit.ticks import ticks_diff  # noqa: E402
 from test_sim import ROOT, SHORT, read, record_short_game  # noqa: E402
 
-from host_sim import sim, sim_device, sim_flags, window  # noqa: E402
 from host_sim.display import HEIGHT, WIDTH, png  # noqa: E402
 from host_sim.display.wiring import wired_display  # noqa: E402
-from host_sim.sim_device import save_path  # noqa: E402
+from host_sim.sim import flags as sim_flags  # noqa: E402
+from host_sim.sim import simulated_device as sim_device  # noqa: E402
+from host_sim.sim import simulator as sim  # noqa: E402
+from host_sim.sim import window  # noqa: E402
+from host_sim.sim.simulated_device import save_path  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -27,10 +27,10 @@ import select
 import sys
 import time
 
+from host_sim.command_line import OneLineParser
 from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_usable
 from host_sim.emu.fs_image import board_files
 from host_sim.emu.screen import Screen
-from host_sim.flags import OneLineParser
 from host_sim.micropython_vm import REPO
 
 _SLICE_US = 20_000

@@ -20,7 +20,7 @@ other decide everything else alike.
 from spit.options import Options
 from spit.ticks import TICKS_PERIOD
 
-from host_sim.sim_device import HUMAN, Device, SimulatedClock
+from host_sim.sim.simulated_device import HUMAN, Device, SimulatedClock
 
 PASS_US = 1000
 

@@ -23,12 +23,12 @@ import os
 import signal
 import sys
 
+from host_sim.command_line import OneLineParser
 from host_sim.display import VirtualDisplay
 from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_usable
 from host_sim.emu.fs_image import FS_BYTES
 from host_sim.emu.screen import Screen
 from host_sim.emu.serial_port import SerialPort
-from host_sim.flags import OneLineParser
 from host_sim.micropython_vm import REPO
 
 DEFAULT_SCREEN = os.path.join(REPO, "screenshots", "emu-port.png")

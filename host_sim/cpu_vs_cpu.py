@@ -1,8 +1,8 @@
 """Self-play from the command line: CPU against CPU, one JSON line per game, then a summary.
 
-    python -m host_sim.selfplay --seed 7 --games 20 --p1 quick --stack on
-    python -m host_sim.selfplay --seed 7 --games 20 --vm micropython
-    python -m host_sim.selfplay --game speed --games 20 --p2 lightning
+    python -m host_sim.cpu_vs_cpu --seed 7 --games 20 --p1 quick --stack on
+    python -m host_sim.cpu_vs_cpu --seed 7 --games 20 --vm micropython
+    python -m host_sim.cpu_vs_cpu --game speed --games 20 --p2 lightning
 
 ``--vm micropython`` runs the very same firmware code (``spit.selfplay.run_lines``)
 inside the MicroPython virtual machine and prints what it printed; the lines are
@@ -18,7 +18,7 @@ from spit.cpu import LEVEL_NAMES
 from spit.options import CHOICES
 from spit.selfplay import run_lines
 
-from host_sim.flags import OneLineParser, add_rule_options, count, options_of, seed
+from host_sim.command_line import OneLineParser, add_rule_options, count, options_of, seed
 
 VMS = ("cpython", "micropython")
 GAMES = ("spit", "speed")
@@ -26,8 +26,8 @@ GAMES = ("spit", "speed")
 
 def parser():
     parse = OneLineParser(
-        prog="python -m host_sim.selfplay",
-        name="host_sim.selfplay",
+        prog="python -m host_sim.cpu_vs_cpu",
+        name="host_sim.cpu_vs_cpu",
         description="Play CPU against CPU and print one JSON line per game and a summary.",
     )
     parse.add_argument("--game", choices=GAMES, default="spit", help="spit|speed (default spit)")

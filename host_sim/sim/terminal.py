@@ -17,7 +17,7 @@ from spit.controller import ATTRACT, ERROR, SELF_TEST, SETTINGS, TITLE
 from spit.options import GAMES
 from spit.ticks import ticks_add
 
-from host_sim.sim_keys import char_map, help_lines, key_label
+from host_sim.sim.keyboard import char_map, help_lines, key_label
 
 HELP = help_lines() + ["Tab holds SPIT for the settings. ? shows the keys, Esc quits."]
 SETTINGS_HOLD_US = 2_200_000

@@ -10,9 +10,9 @@ from spit.cpu import LEVEL_NAMES
 from spit.options import CHOICES, GAMES, Options
 from spit.speed import KEPT_OPTIONS as SPEED_OPTIONS  # the others are Spit's rules
 
-from host_sim.flags import OneLineParser, positive_int, seed
-from host_sim.sim_device import DEFAULT_CPU, HUMAN
-from host_sim.sim_keys import help_lines
+from host_sim.command_line import OneLineParser, positive_int, seed
+from host_sim.sim.keyboard import help_lines
+from host_sim.sim.simulated_device import DEFAULT_CPU, HUMAN
 
 RECORD_DIR = "transcripts/sim"
 SHOTS_DIR = "screenshots"

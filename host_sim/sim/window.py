@@ -7,7 +7,7 @@ card buttons along the edge under the stock piles, ``L`` and ``R`` under the spi
 piles with the larger ``SPIT`` between them; player 2's half is player 1's turned
 half a turn. A button is lit while its pin is held down. Beside the device: the game
 (Spit or Speed), the seed, the seats, the screen, the last event and the sound playing,
-which the buzzer's pin also plays on the laptop's speaker (``sim_sound``).
+which the buzzer's pin also plays on the laptop's speaker (``speaker``).
 
 A key down presses its button's pin and a key up releases it, so holding a key holds
 the button (hold SPIT two seconds for the settings). F1 shows the keys on a picture of
@@ -25,8 +25,8 @@ from spit import keys  # noqa: E402
 from spit.layout import CARD_W, FACE_W, pile_x, slot_x  # noqa: E402
 
 from host_sim.display import HEIGHT, WIDTH  # noqa: E402
-from host_sim.sim_keys import LAYOUT, how_lines, key_label  # noqa: E402
-from host_sim.sim_sound import Speaker  # noqa: E402
+from host_sim.sim.keyboard import LAYOUT, how_lines, key_label  # noqa: E402
+from host_sim.sim.speaker import Speaker  # noqa: E402
 
 # The body around the screen, in screen pixels (the window multiplies by the scale).
 BORDER = 8

@@ -23,7 +23,9 @@ from spit import textview
 from spit.options import Options
 from spit.transcript import Transcript, TranscriptError
 
-from host_sim.sim_device import (
+from host_sim.sim.flags import RECORD_DIR, SHOTS_DIR, parse_args
+from host_sim.sim.replay import Replay
+from host_sim.sim.simulated_device import (
     HUMAN,
     Device,
     Pacer,
@@ -32,8 +34,6 @@ from host_sim.sim_device import (
     save_path,
     seats_note,
 )
-from host_sim.sim_flags import RECORD_DIR, SHOTS_DIR, parse_args
-from host_sim.sim_replay import Replay
 
 __all__ = ["Device", "SimulatedClock", "main", "run_check", "run_headless"]
 
@@ -217,7 +217,7 @@ def window_problem():
 def play_here(args):
     problem = "you asked for --terminal" if args.terminal else window_problem()
     if problem is None:
-        from host_sim import window
+        from host_sim.sim import window
 
         try:
             return window.run(Play(args, screen=True), args.scale)
@@ -229,7 +229,7 @@ def play_here(args):
         instead = "add --check to check it" if args.replay is not None else "try --headless"
         print("host_sim: %s, and no terminal to play in; %s" % (problem, instead), file=sys.stderr)
         return 2
-    from host_sim import terminal
+    from host_sim.sim import terminal
 
     print(note, file=sys.stderr)  # stays on the terminal after the view closes
     return terminal.run(Play(args, screen=False, note=note))
