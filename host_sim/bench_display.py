@@ -36,7 +36,7 @@ from spit.cpu import Cpu
 from spit.rules import Game
 from spit.selfplay import Race
 
-from host_sim.micropython_vm import run as run_in_vm
+from host_sim.vm.micropython_vm import run as run_in_vm
 
 _SEED = 1
 _LEVEL = "steady"

@@ -17,7 +17,7 @@ from spit.cpu import Cpu
 from spit.rules import Game
 from spit.selfplay import Race, game_seed, play_game
 
-from host_sim.micropython_vm import run as run_in_vm
+from host_sim.vm.micropython_vm import run as run_in_vm
 
 # Games measured: the first few of the run with seed 1, steady against steady.
 _RUN_SEED = 1

@@ -29,7 +29,7 @@ from spit import keys
 from spit.arbiter import SETTLE_US, TIE_US, Arbiter
 
 from host_sim.input_sim import MAX_BOUNCE_US, DelayedDelivery, DeviceIrq, InputSim, Press
-from host_sim.vm_machine import VM_MACHINE
+from host_sim.vm.machine_module import VM_MACHINE
 
 ISR_CALLS = 20_000
 TIMING_ROUNDS = 5
@@ -92,7 +92,7 @@ def vm_isr_figures():
     The time is the best of ``TIMING_ROUNDS`` rounds, each ISR_CALLS calls less as many
     turns of an empty loop, so a busy host shows less in it.
     """
-    from host_sim.micropython_vm import run
+    from host_sim.vm.micropython_vm import run
 
     allocated, overflows, best_us = run(
         _VM_ISR % {"calls": ISR_CALLS, "rounds": TIMING_ROUNDS}, files=VM_MACHINE

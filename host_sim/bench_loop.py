@@ -1,6 +1,6 @@
 """The main loop's figures for ``make bench`` (SPEC 11), on the MicroPython VM through the
 whole firmware path: capture, debounce, arbiter, controls, rules, CPU seats, renderer and
-display driver (``host_sim/firmware_vm.py``).
+display driver (``host_sim/vm/firmware_path.py``).
 
 - ``heap_peak_bytes``: the most heap a CPU-against-CPU match holds (garbage excluded) on
   top of the imported firmware: renderer buffers, game, history. Budget 96 KiB.
@@ -10,11 +10,11 @@ display driver (``host_sim/firmware_vm.py``).
   game flow counted (play, round result, ready, countdown, game over).
 - ``main_loop_alloc_bytes_per_idle_pass``: bytes allocated by passes in which nobody
   presses anything, on the title, ready, countdown and play screens, with buttons held,
-  disarmed and bouncing (``firmware_vm.idle_passes``; run under
+  disarmed and bouncing (``firmware_path.idle_passes``; run under
   ``heap_lock``, where any allocation raises). Budget 0.
 """
 
-from host_sim.firmware_vm import IDLE_PASSES, idle_passes, import_heap_bytes, whole_match
+from host_sim.vm.firmware_path import IDLE_PASSES, idle_passes, import_heap_bytes, whole_match
 
 
 def figures():

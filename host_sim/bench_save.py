@@ -12,7 +12,7 @@
 
 import json
 
-from host_sim.micropython_vm import run as run_in_vm
+from host_sim.vm.micropython_vm import run as run_in_vm
 
 _SAVES = 200
 

@@ -64,7 +64,7 @@ def vm_code(seed, games, options, levels):
 
 def run_in_vm(code):
     """Run ``code`` in the MicroPython VM with the firmware on its path; its stdout."""
-    from host_sim.micropython_vm import run
+    from host_sim.vm.micropython_vm import run
 
     return run(code)
 

@@ -22,7 +22,7 @@ import os
 import sys
 
 from host_sim.emu.fs_image import compiled, firmware_sources
-from host_sim.micropython_vm import FIRMWARE
+from host_sim.vm.micropython_vm import FIRMWARE
 
 STACK_STATE_BYTES = 11 * 4  # VM_MAX_STATE_ON_STACK on a 32-bit port
 _WORD = 4

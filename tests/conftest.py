@@ -8,7 +8,7 @@ import pio_emulator
 import pytest
 from hypothesis import settings
 
-from host_sim import micropython_vm as mpvm  # importing host_sim puts firmware/ on sys.path
+from host_sim.vm import micropython_vm as mpvm  # importing host_sim puts firmware/ on sys.path
 
 # A slow CI machine must not turn into flaky deadline failures; on CI the examples are
 # derived from each test's name, so a red run reproduces exactly.
@@ -39,7 +39,7 @@ def rp2():
 
 @pytest.fixture(name="mpvm")
 def mpvm_fixture():
-    """``run(code, ...)`` on the MicroPython VM; see host_sim/micropython_vm.py."""
+    """``run(code, ...)`` on the MicroPython VM; see host_sim/vm/micropython_vm.py."""
     return mpvm.run
 
 

@@ -11,8 +11,8 @@ MicroPython 1.28's without assembling. ``info()`` answers what a real board's pr
 
 import json
 
-from host_sim import micropython_vm
 from host_sim.flash import BoardError
+from host_sim.vm import micropython_vm
 
 # MicroPython 1.28 on a Pico: .mpy 6.3, native code armv6m (4).
 PICO_MPY = 6 | 3 << 8 | 4 << 10

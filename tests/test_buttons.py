@@ -5,7 +5,7 @@ from drivers.buttons import IrqButtons
 from machine import Pin
 from spit.ticks import TICKS_PERIOD
 
-from host_sim.vm_machine import VM_MACHINE
+from host_sim.vm.machine_module import VM_MACHINE
 
 
 class FakeClock:

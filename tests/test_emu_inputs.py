@@ -17,7 +17,7 @@ from host_sim.display.png import decode
 from host_sim.emu import __main__ as emu
 from host_sim.emu import board
 from host_sim.emu.reading import read_seed
-from host_sim.micropython_vm import REPO
+from host_sim.vm.micropython_vm import REPO
 
 FLASH = board.FLASH_BASE
 WFI, BRANCH_TO_WFI, BRANCH_TO_SELF = 0xBF30, 0xE7FD, 0xE7FE

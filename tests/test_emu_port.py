@@ -25,7 +25,7 @@ from host_sim.emu.board import firmware_paths
 from host_sim.emu.fs_image import FS_BYTES
 from host_sim.emu.pictures import differing_box, drawn
 from host_sim.emu.reading import read_seed
-from host_sim.micropython_vm import REPO
+from host_sim.vm.micropython_vm import REPO
 
 pytestmark = pytest.mark.skipif(
     firmware_paths() is None, reason="no MicroPython UF2 and RP2040 boot ROM"

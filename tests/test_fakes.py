@@ -3,7 +3,7 @@
 import micropython
 import pytest
 
-from host_sim.micropython_vm import run
+from host_sim.vm.micropython_vm import run
 
 
 @pytest.fixture(autouse=True)

@@ -24,7 +24,7 @@ from spit.render import Renderer
 from spit.rules import RoundEnd
 from test_render import Screen
 
-from host_sim.micropython_vm import FIRMWARE
+from host_sim.vm.micropython_vm import FIRMWARE
 
 _ABOVE = bytes((face + 1) % RANK_COUNT for face in range(RANK_COUNT))
 _BELOW = bytes((face - 1) % RANK_COUNT for face in range(RANK_COUNT))

@@ -10,7 +10,7 @@ import random
 import framebuf
 import pytest
 
-from host_sim.micropython_vm import run
+from host_sim.vm.micropython_vm import run
 
 # Builds a scene's FrameBuffer, makes its calls and returns the bytes as hex. The same
 # source runs in the VM (real framebuf) and here (the fake, first on sys.path).

@@ -13,8 +13,8 @@ from spit.rules import PHASE_OVER, PHASE_PLAY
 from spit.savedata import SaveData
 
 from host_sim.display.wiring import wired_display
-from host_sim.firmware_vm import DEVICE, idle_passes, whole_match
-from host_sim.vm_machine import VM_MACHINE
+from host_sim.vm.firmware_path import DEVICE, idle_passes, whole_match
+from host_sim.vm.machine_module import VM_MACHINE
 
 
 def test_idle_passes_allocate_nothing_on_any_screen():

@@ -197,8 +197,8 @@ print(controller.screen_name(), handheld.errors)
 
 
 def test_two_eager_spit_presses_on_the_micropython_vm(mpvm):
-    from host_sim.firmware_vm import DEVICE
-    from host_sim.vm_machine import VM_MACHINE
+    from host_sim.vm.firmware_path import DEVICE
+    from host_sim.vm.machine_module import VM_MACHINE
 
     code = DEVICE.replace("SEATS", '["person", "person"]') + EAGER_ON_THE_VM
     ready, counting = mpvm(code, files=VM_MACHINE).strip().split("\n")

@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from host_sim.micropython_vm import run
+from host_sim.vm.micropython_vm import run
 
 FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
 

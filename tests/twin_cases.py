@@ -15,7 +15,7 @@ import json
 import os
 import random
 
-from host_sim.micropython_vm import FIRMWARE
+from host_sim.vm.micropython_vm import FIRMWARE
 
 RUNNER = """
 from array import array

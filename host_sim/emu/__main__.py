@@ -31,7 +31,7 @@ from host_sim.command_line import OneLineParser
 from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_usable
 from host_sim.emu.fs_image import board_files
 from host_sim.emu.screen import Screen
-from host_sim.micropython_vm import REPO
+from host_sim.vm.micropython_vm import REPO
 
 _SLICE_US = 20_000
 _SHOTS = os.path.join(REPO, "screenshots")

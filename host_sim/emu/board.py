@@ -31,7 +31,7 @@ import subprocess
 import tempfile
 
 from host_sim.emu.fs_image import FS_BYTES, FS_OFFSET, build_image
-from host_sim.micropython_vm import REPO
+from host_sim.vm.micropython_vm import REPO
 
 SERVER = os.path.join(REPO, "host_sim", "emu", "serve.mjs")
 _SHARED_PICO = os.path.join(os.path.dirname(REPO), "shared", "pico")

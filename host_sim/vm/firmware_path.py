@@ -2,7 +2,7 @@
 controls, rules, CPU seats, renderer and display driver, with the VM's real ``framebuf``.
 
 ``DEVICE`` (``IMPORTS`` then ``BUILD``) builds the device in the VM (a ``machine`` of
-``vm_machine``, a bus that counts its bytes), seats from ``SEATS``; the tests and ``make
+``machine_module``, a bus that counts its bytes), seats from ``SEATS``; the tests and ``make
 bench`` append code that drives it. Pass ``files=VM_MACHINE`` to ``micropython_vm.run``.
 """
 
@@ -123,8 +123,8 @@ _CHUNK = 2000
 
 def whole_match(seats=("lightning", "lightning"), options="match=single", chunks=60):
     """Play one match through the firmware path on the VM; returns what it ended on."""
-    from host_sim.micropython_vm import run
-    from host_sim.vm_machine import VM_MACHINE
+    from host_sim.vm.machine_module import VM_MACHINE
+    from host_sim.vm.micropython_vm import run
 
     build = BUILD.replace("SEATS", repr(list(seats)))
     match = _MATCH.replace("OPTIONS", repr(options)).replace("CHUNK", str(_CHUNK))
@@ -146,8 +146,8 @@ def whole_match(seats=("lightning", "lightning"), options="match=single", chunks
 
 def import_heap_bytes():
     """The heap the firmware's modules take once imported (compiled on the VM)."""
-    from host_sim.micropython_vm import run
-    from host_sim.vm_machine import VM_MACHINE
+    from host_sim.vm.machine_module import VM_MACHINE
+    from host_sim.vm.micropython_vm import run
 
     calls = ["BASE = gc.mem_alloc()", IMPORTS, "print(gc.mem_alloc() - BASE)"]
     return int(run("import gc", files=VM_MACHINE, calls=calls))
@@ -189,8 +189,8 @@ IDLE_PASSES = 1300
 def idle_passes():
     """Run the idle stretches on the VM: ``(allocated per stretch, mode after SPIT on
     the title, phase after the countdown, errors, overflows)``."""
-    from host_sim.micropython_vm import run
-    from host_sim.vm_machine import VM_MACHINE
+    from host_sim.vm.machine_module import VM_MACHINE
+    from host_sim.vm.micropython_vm import run
 
     code = DEVICE.replace("SEATS", '["person", "person"]') + _IDLE
     allocated, state = run(code, files=VM_MACHINE).strip().split("\n")

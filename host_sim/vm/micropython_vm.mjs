@@ -1,4 +1,4 @@
-// Runs one script on the MicroPython WebAssembly VM; driven by host_sim/micropython_vm.py.
+// Runs one script on the MicroPython WebAssembly VM; driven by host_sim/vm/micropython_vm.py.
 //
 // stdin:  {"code": str, "calls": [str], "files": {vm_path: text}, "heapsize": bytes}
 // stdout: one JSON object {ok, crashed, error, stdout, stderr, version}. What the script
