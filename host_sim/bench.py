@@ -18,7 +18,7 @@ from host_sim import (
     bench_save,
 )
 from host_sim.emu.attract import attract_figures
-from host_sim.emu.board import firmware_paths
+from host_sim.emu.emulated_pico import firmware_paths
 from host_sim.emu.figures import figures as emu_figures
 
 # Attract mode's heap in make bench: 20 emulated seconds take about three minutes of wall

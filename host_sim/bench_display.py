@@ -183,7 +183,7 @@ def measure(seed=_SEED, level=_LEVEL):
 
 def emu_figures(seed=_SEED, level=_LEVEL):
     """The renderer on the emulated Pico; ``{}`` without the UF2."""
-    from host_sim.emu.board import BOOT_US, EmulatedPico, firmware_paths
+    from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico, firmware_paths
     from host_sim.emu.fs_image import board_files
 
     if firmware_paths() is None:

@@ -12,7 +12,7 @@ from spit.cards import adjacent, parse_card
 from spit.layout import HALF_Y, ROW_PITCH
 from spit.static_screens import READY_Y
 
-from host_sim.emu.reading import SEED_Y, read_row
+from host_sim.judging.reading import SEED_Y, read_row
 
 # What ``Look.screen`` holds: the names of ``spit.screens``.
 CALLING = ("ready", "round result", "stuck")

@@ -15,8 +15,8 @@ import pytest
 
 from host_sim.display.png import decode
 from host_sim.emu import __main__ as emu
-from host_sim.emu import board
-from host_sim.emu.reading import read_seed
+from host_sim.emu import emulated_pico as board
+from host_sim.judging.reading import read_seed
 from host_sim.vm.micropython_vm import REPO
 
 FLASH = board.FLASH_BASE

@@ -1,9 +1,9 @@
-"""How the emulated Pico's screen is judged (``host_sim.emu.reading``, ``pictures``,
+"""How the emulated Pico's screen is judged (``host_sim.judging.reading``, ``compare``,
 ``face.alike``), on pictures the firmware's renderer draws on the host: no emulator needed."""
 
-from host_sim.emu.face import alike
-from host_sim.emu.pictures import describe, differing_box, drawn, halves_alike
-from host_sim.emu.reading import SEED_Y, read_row, read_seed
+from host_sim.judging.compare import describe, differing_box, drawn, halves_alike
+from host_sim.judging.face import alike
+from host_sim.judging.reading import SEED_Y, read_row, read_seed
 
 
 def title(seed):

@@ -3,7 +3,7 @@
 The firmware boots as ``main.py`` boots it on MicroPython's official UF2 in rp2040js;
 buttons are pressed at emulated times, and every step is judged from the screen decoded
 from the bytes the firmware sends the display: it must be, pixel for pixel, what the
-firmware's renderer draws on the host for the same presses (``host_sim.emu.mirror``),
+firmware's renderer draws on the host for the same presses (``host_sim.judging.mirror``),
 with the seed the board's title shows. The board runs the configuration's pin-IRQ
 capture: the PIO backend, stepped with every CPU cycle, makes the emulator four times
 slower, and the capture has tests of its own (``test_emu.py``).
@@ -20,11 +20,11 @@ from spit.savedata import SaveData
 from spit.session import NEXT_MATCH_US
 from spit.speed_cpu import SpeedCpu
 
-from host_sim.emu.board import EmulatedPico, firmware_paths
-from host_sim.emu.face import EmulatedFace, ScreenMismatch
+from host_sim.emu.emulated_pico import EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files, capture_setup
-from host_sim.emu.mirror import Mirror
-from host_sim.emu.reading import read_seed
+from host_sim.judging.face import EmulatedFace, ScreenMismatch
+from host_sim.judging.mirror import Mirror
+from host_sim.judging.reading import read_seed
 
 if firmware_paths() is None:
     pytest.skip(

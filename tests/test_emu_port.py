@@ -21,10 +21,10 @@ from mpremote.transport_serial import SerialTransport
 
 from host_sim.display.png import decode
 from host_sim.emu import port as port_command
-from host_sim.emu.board import firmware_paths
+from host_sim.emu.emulated_pico import firmware_paths
 from host_sim.emu.fs_image import FS_BYTES
-from host_sim.emu.pictures import differing_box, drawn
-from host_sim.emu.reading import read_seed
+from host_sim.judging.compare import differing_box, drawn
+from host_sim.judging.reading import read_seed
 from host_sim.vm.micropython_vm import REPO
 
 pytestmark = pytest.mark.skipif(

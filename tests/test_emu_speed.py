@@ -3,7 +3,7 @@ them, each gives its plain twin's answers on the host for the same inputs
 (``twin_cases``), they draw what framebuf draws (the same pixels, the same bytes on the
 display's bus), and they are faster.
 
-Runs when the UF2 and the boot ROM are there (see ``host_sim/emu/board.py``); one
+Runs when the UF2 and the boot ROM are there (see ``host_sim/emu/emulated_pico.py``); one
 board at the REPL, about fifteen seconds of wall time.
 """
 
@@ -14,7 +14,7 @@ import random
 import pytest
 import twin_cases
 
-from host_sim.emu.board import BOOT_US, EmulatedPico, firmware_paths
+from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files
 
 if firmware_paths() is None:

@@ -19,7 +19,7 @@ from mpremote import mip
 from mpremote.transport_serial import SerialTransport
 
 from host_sim import flash
-from host_sim.emu.board import EmulatedPico, firmware_paths
+from host_sim.emu.emulated_pico import EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files
 from host_sim.emu.serial_port import SerialPort
 

@@ -4,7 +4,7 @@ the functions of every pass and of every press fit on the C stack."""
 
 import pytest
 
-from host_sim.emu.board import BOOT_US, EmulatedPico, firmware_paths
+from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files, compiled
 from host_sim.frames import firmware_frames, frames
 

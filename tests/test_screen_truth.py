@@ -8,7 +8,7 @@ pace of one region a call. Whenever the game and the controls have held still fo
 ``SETTLE_PASSES`` passes and the panel has been sent nothing for ``QUIET_PASSES`` (the
 screen has followed the change), and again after each later change of the panel, each
 half is read off the panel's pixels as its player sees it (player 2's turned upright,
-``host_sim.emu.reading``): the name and its CPU tag, ``pack N``, the SPIT call's badge,
+``host_sim.judging.reading``): the name and its CPU tag, ``pack N``, the SPIT call's badge,
 each stock slot's top card, the spit piles' top cards both ways up and their counts, and
 the message row. Each is compared with the rules' game and the controls, never with what
 the renderer keeps. Cards are read by their rank glyphs (``spit.pictures.RANKS``, as
@@ -51,7 +51,7 @@ from spit.rules import PHASE_PLAY, PHASE_READY, PHASE_SLAP, SPIT_ACTION
 from spit.screens import PLAY
 
 from host_sim.display.wiring import wired_display
-from host_sim.emu.reading import read_row, read_text, turned
+from host_sim.judging.reading import read_row, read_text, turned
 from host_sim.sim.simulated_device import HUMAN, Device, SimulatedClock
 
 # The screen has followed the game when the game and the controls have held still for

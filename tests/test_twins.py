@@ -20,7 +20,7 @@ import spit
 from spit import fits_native, keys, twins
 from test_controller import Device
 
-from host_sim.emu.board import BOOT_US, EmulatedPico, firmware_paths
+from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files
 
 # Twins of a job that only these tests have: ``f(1)`` is 2 in each.

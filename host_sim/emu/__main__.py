@@ -28,7 +28,7 @@ import sys
 import time
 
 from host_sim.command_line import OneLineParser
-from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_usable
+from host_sim.emu.emulated_pico import EmulatedPico, EmulatorError, firmware_usable
 from host_sim.emu.fs_image import board_files
 from host_sim.emu.screen import Screen
 from host_sim.vm.micropython_vm import REPO

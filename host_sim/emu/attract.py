@@ -13,7 +13,7 @@ Without the SPI log the emulator runs about an emulated second every eight secon
 here: two minutes take about seventeen.
 """
 
-from host_sim.emu.board import BOOT_US, EmulatedPico
+from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico
 from host_sim.emu.fs_image import board_files
 
 ATTRACT_MS = 120_000

@@ -63,7 +63,7 @@ import json
 import random
 import statistics
 
-from host_sim.emu.board import BOOT_US, EmulatedPico, EmulatorError
+from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico, EmulatorError
 from host_sim.emu.fs_image import board_files
 from host_sim.emu.probe import record, ticks_minus
 from host_sim.emu.screen import RESET_LINE

@@ -25,7 +25,7 @@ import sys
 
 from host_sim.command_line import OneLineParser
 from host_sim.display import VirtualDisplay
-from host_sim.emu.board import EmulatedPico, EmulatorError, firmware_usable
+from host_sim.emu.emulated_pico import EmulatedPico, EmulatorError, firmware_usable
 from host_sim.emu.fs_image import FS_BYTES
 from host_sim.emu.screen import Screen
 from host_sim.emu.serial_port import SerialPort

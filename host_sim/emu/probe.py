@@ -10,7 +10,7 @@ device's: interrupts arrive while Python code runs.
 
 import ast
 
-from host_sim.emu.board import EmulatedPico
+from host_sim.emu.emulated_pico import EmulatedPico
 
 TICKS_PERIOD = 1 << 30
 _LEAD_US = 2_000  # from the board's "ready" to the first scheduled edge

@@ -54,7 +54,7 @@ seconds of play, and the board notes when ``Controls.press`` receives each press
 
 import ast
 
-from host_sim.emu.board import BOOT_US, EmulatedPico
+from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico
 from host_sim.emu.fs_image import board_files, compiled
 
 STAGES = ("flow", "drain", "debounce", "arbiter", "controls", "rules", "cpu", "render", "spi")

@@ -16,7 +16,7 @@ longest one, and the longest call overall.
 
 import ast
 
-from host_sim.emu.board import BOOT_US, EmulatedPico
+from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico
 from host_sim.emu.fs_image import board_files
 
 SCREENS = (

@@ -1,5 +1,5 @@
 // One emulated Pico driven over stdin/stdout, one JSON object a line each way; the
-// Python side is host_sim/emu/board.py. argv[2] is the JSON of Pico's constructor options.
+// Python side is host_sim/emu/emulated_pico.py. argv[2] is the JSON of Pico's constructor options.
 // A chip reset powers up a new chip on the same flash and the run goes on; every answer
 // says how many resets there were (``resets``) and the emulated time (``now_ns``).
 //

@@ -1,6 +1,6 @@
 """The emulated board's mirror on the host: what its screen should show.
 
-The firmware's own main loop on the host fakes (``host_sim.sim_device.Device``), with the
+The firmware's own main loop on the host fakes (``host_sim.sim.simulated_device.Device``), with the
 seed the board's title shows and the board's settings, is pressed at the same emulated
 times as the board and runs a pass every millisecond of the same clock. The rules, the
 controller and the renderer are the firmware's own, so once the board has drawn a screen,

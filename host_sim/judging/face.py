@@ -19,9 +19,9 @@ from spit.layout import HALF_Y, ROW_PITCH
 
 from host_sim.display import HEIGHT, WIDTH, VirtualDisplay
 from host_sim.display.png import encode
-from host_sim.emu.pictures import describe, differing_box
-from host_sim.emu.reading import GLYPH, read_row
 from host_sim.emu.screen import Screen
+from host_sim.judging.compare import describe, differing_box
+from host_sim.judging.reading import GLYPH, read_row
 
 SLICE_US = 10_000
 PRESS_US = 40_000  # a tap's hold
