@@ -1,8 +1,8 @@
-"""Hypothesis strategies for human presses on bouncing buttons (``host_sim.input_sim``)."""
+"""Hypothesis strategies for human presses on bouncing buttons (``host_sim.bench.input_model``)."""
 
 from hypothesis import strategies as st
 
-from host_sim.input_sim import MAX_BOUNCE_US, Press
+from host_sim.bench.input_model import MAX_BOUNCE_US, Press
 
 
 def bounce_offsets():

@@ -2,7 +2,7 @@
 
 import json
 
-from host_sim import bench_runs
+from host_sim.bench import runs as bench_runs
 
 
 def _figures(pass_us, press_us=2_000, boot_ms=1_200):

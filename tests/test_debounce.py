@@ -11,7 +11,7 @@ from press_strategies import presses_per_button
 from same_on_cpython import run_on_cpython
 from spit.ticks import TICKS_PERIOD
 
-from host_sim.input_sim import DelayedDelivery, InputSim
+from host_sim.bench.input_model import DelayedDelivery, InputSim
 
 
 class Rig:

@@ -14,14 +14,14 @@ import pio_emulator
 import pytest
 from spit.controller import ATTRACT
 
+from host_sim.bench import emulated as figures
+from host_sim.bench.attract import attract_figures
+from host_sim.bench.pass_profile import profile_files
+from host_sim.bench.probe import TICKS_PERIOD, record, ticks_minus
 from host_sim.display import VirtualDisplay
-from host_sim.emu import figures
 from host_sim.emu.__main__ import main as emu_main
-from host_sim.emu.attract import attract_figures
 from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files, firmware_sources, read_image
-from host_sim.emu.probe import TICKS_PERIOD, record, ticks_minus
-from host_sim.emu.profile import profile_files
 from host_sim.emu.screen import Screen, chunks
 
 if firmware_paths() is None:

@@ -10,8 +10,8 @@ from spit.arbiter import SETTLE_US, TIE_US
 from spit.keys import player_of
 from spit.ticks import TICKS_PERIOD
 
-from host_sim import bench_input
-from host_sim.input_sim import DelayedDelivery, DeviceIrq, InputSim, Press
+from host_sim.bench import input_path as bench_input
+from host_sim.bench.input_model import DelayedDelivery, DeviceIrq, InputSim, Press
 
 # Buttons of both players, so that presses of different players land close together.
 BOTH_PLAYERS = st.lists(st.integers(0, 15), min_size=2, max_size=6, unique=True).filter(

@@ -1,12 +1,12 @@
-"""Frames on the heap: ``host_sim.frames`` reads each function's state size from
+"""Frames on the heap: ``host_sim.bench.heap_frames`` reads each function's state size from
 ``mpy-cross``'s output; the emulated Pico confirms which of them MicroPython allocates;
 the functions of every pass and of every press fit on the C stack."""
 
 import pytest
 
+from host_sim.bench.heap_frames import firmware_frames, frames
 from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files, compiled
-from host_sim.frames import firmware_frames, frames
 
 # Each function reports the bytes allocated when its body begins: more than its
 # caller saw just before the call if and only if its frame came from the heap.

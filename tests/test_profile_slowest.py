@@ -1,6 +1,6 @@
 """The profile's slowest passes, as the board packs them and the host reads them."""
 
-from host_sim.emu.profile import slowest
+from host_sim.bench.pass_profile import slowest
 
 
 def _code(number, mode, phase, busy=0, answer=0, carried=0, allocated=0, counting=0, reading=0):

@@ -33,7 +33,7 @@ from spit.self_test_screen import COLOUR_BARS
 from spit.selfplay import Race
 from spit.static_screens import wrap
 
-from host_sim import bench_display
+from host_sim.bench import renderer as bench_display
 from host_sim.display import png, wired_display
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

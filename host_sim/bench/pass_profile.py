@@ -49,7 +49,7 @@ into the firmware between passes, so that they name the passes to look at.
 emulator presses SPIT on the ready screen, then card and pile buttons through the first
 seconds of play, and the board notes when ``Controls.press`` receives each press.
 
-``python -m host_sim.emu.profile [--plain]`` prints one stage run (or a plain one).
+``python -m host_sim.bench.pass_profile [--plain]`` prints one stage run (or a plain one).
 """
 
 import ast
@@ -386,7 +386,7 @@ def press_to_commit(pico, level=_LEVEL, game="spit", seed=1):
     ``seed``; returns ``(edge_us, button, commit_delay_us)`` per committed press of
     player 1, the delay measured from the pin edge to ``Controls.press`` on the chip's
     clock."""
-    from host_sim.emu.probe import ticks_minus
+    from host_sim.bench.probe import ticks_minus
 
     presses = press_script(0)
     span = presses[-1][0] + 200_000

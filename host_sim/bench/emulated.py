@@ -63,9 +63,9 @@ import json
 import random
 import statistics
 
+from host_sim.bench.probe import record, ticks_minus
 from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico, EmulatorError
 from host_sim.emu.fs_image import board_files
-from host_sim.emu.probe import record, ticks_minus
 from host_sim.emu.screen import RESET_LINE
 
 P1_C1, P1_L, P1_SPIT, P2_L = 0, 5, 7, 13
@@ -239,7 +239,7 @@ print(spent)
 
 
 def engine_figures(pico):
-    from host_sim.bench_engine import _games
+    from host_sim.bench.engine import _games
 
     seed, history, _ = _games()[0]
     return {"emu_engine_step_us": _engine_step_us(pico, "spit.rules", seed, history)}
@@ -325,7 +325,12 @@ def loop_figures(game="spit"):
     """The main loop's figures from CPU-against-CPU rounds (whole games of Speed) and a
     person's presses, a game of each ``LOOP_SEEDS``, named ``emu_*`` for Spit and
     ``emu_speed_*`` for Speed."""
-    from host_sim.emu.profile import press_script, press_to_commit, profile_files, profile_pass
+    from host_sim.bench.pass_profile import (
+        press_script,
+        press_to_commit,
+        profile_files,
+        profile_pass,
+    )
 
     files = profile_files()
     reports, presses = [], []

@@ -13,7 +13,7 @@ bytecode function's state size out of its prelude, the header MicroPython decode
 every call (``MP_BC_PRELUDE_SIG_DECODE_INTO`` in ``py/bc.h``). Functions are named by
 their place in the source: ``Class.method``, ``function.<listcomp>``.
 
-``python -m host_sim.frames [firmware file ...]`` lists the functions whose frame comes
+``python -m host_sim.bench.heap_frames [firmware file ...]`` lists the functions whose frame comes
 from the heap.
 """
 

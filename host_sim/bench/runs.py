@@ -14,7 +14,7 @@ import statistics
 
 from host_sim.emu.fs_image import firmware_sources
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(REPO, "firmware")
 HISTORY = os.path.join(REPO, "build", "bench", "runs.jsonl")
 RUNS = 3

@@ -15,7 +15,7 @@
   ``settle_observed_max_us``: settle plus the main loop's period (here up to 5 ms).
 - ``min_ordered_gap_us`` (a model figure): the smallest gap between two players' presses
   that the pin-IRQ capture always stamps apart in the right order, from a sweep over gaps
-  on ``input_sim.DeviceIrq``'s model of the rp2 port's interrupts (0-50 µs of jitter,
+  on ``input_model.DeviceIrq``'s model of the rp2 port's interrupts (0-50 µs of jitter,
   groups of eight GPIO read once per entry) with random bounce and a third button
   bouncing on release. Closer presses may share a stamp (one snapshot saw both); the tie
   window (``tie_us``) must be at least this figure so that every such pair is a tie
@@ -28,7 +28,7 @@ import random
 from spit import keys
 from spit.arbiter import SETTLE_US, TIE_US, Arbiter
 
-from host_sim.input_sim import MAX_BOUNCE_US, DelayedDelivery, DeviceIrq, InputSim, Press
+from host_sim.bench.input_model import MAX_BOUNCE_US, DelayedDelivery, DeviceIrq, InputSim, Press
 from host_sim.vm.machine_module import VM_MACHINE
 
 ISR_CALLS = 20_000

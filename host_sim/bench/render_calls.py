@@ -5,12 +5,12 @@ SPI0 at 62.5 MHz; ``regions_per_call`` as ``boot()`` sets it, 1, unless ``region
 otherwise) and times every call of the renderer's screens with ``ticks_us`` on the chip,
 SPI included: the title, then a CPU-against-CPU match (both seats ``lightning``) through
 its ready screen, countdown, first round in play and round result, with the game clock
-running ahead of the chip's as in ``host_sim.emu.profile``. Game over, the match result,
+running ahead of the chip's as in ``host_sim.bench.pass_profile``. Game over, the match result,
 the error screen, the settings (then with the cursor moved) and the self-test (then with
 every button's age changed) are then called directly, as the controller would on each
 pass, until the renderer has nothing pending.
 
-``python -m host_sim.emu.render_calls`` prints, per screen, the calls made and the
+``python -m host_sim.bench.render_calls`` prints, per screen, the calls made and the
 longest one, and the longest call overall.
 """
 
