@@ -55,7 +55,7 @@ repl: $(VENV_STAMP)
 
 # hardware/ (README, wiring and panel SVGs, Wokwi diagram.json) from the firmware's pin map.
 hardware: $(VENV_STAMP)
-	$(PY) -m host_sim.hardware_docs
+	$(PY) -m host_sim.hardware.documents
 
 $(VENV_STAMP): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)

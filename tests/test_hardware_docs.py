@@ -8,7 +8,8 @@ import hardware_setup
 import pytest
 from spit import keys
 
-from host_sim import hardware_docs, pinmap
+from host_sim.hardware import documents as hardware_docs
+from host_sim.hardware import pinmap
 
 HARDWARE = hardware_docs.HARDWARE
 

@@ -1,11 +1,11 @@
 """The documents in hardware/, generated from the firmware's pin map (``make hardware``).
 
-    .venv/bin/python -m host_sim.hardware_docs           # write them
-    .venv/bin/python -m host_sim.hardware_docs --check   # exit 1 if a committed one differs
+    .venv/bin/python -m host_sim.hardware.documents           # write them
+    .venv/bin/python -m host_sim.hardware.documents --check   # exit 1 if a committed one differs
 
-Every file is a pure function of ``firmware/hardware_setup.py`` (through ``host_sim.pinmap``)
-and the panel geometry below, so regenerating is byte for byte; the pin map is refused
-when ``pinmap.problems`` finds a pin that cannot do its job.
+Every file is a pure function of ``firmware/hardware_setup.py`` (through
+``host_sim.hardware.pinmap``) and the panel geometry below, so regenerating is byte for
+byte; the pin map is refused when ``pinmap.problems`` finds a pin that cannot do its job.
 """
 
 import json
@@ -14,10 +14,11 @@ import sys
 
 from spit import keys
 
-from host_sim import pinmap
+from host_sim.hardware import pinmap
 from host_sim.sim import keyboard
 
-HARDWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HARDWARE = os.path.join(REPO, "hardware")
 
 # Panel geometry in millimetres: x to the right and y upward, from the bottom-left corner
 # as player 1 sees it; player 2's buttons are player 1's turned half a turn about the
