@@ -41,17 +41,17 @@ emu-port: $(VENV_STAMP) $(NODE_STAMP)
 # another file, then the board restarts. PORT=... names the port; with no board it says so
 # and exits 2; with no finished game yet it says so and exits 0.
 pull: $(VENV_STAMP)
-	PORT="$(PORT)" $(PY) -m host_sim.flash pull
+	PORT="$(PORT)" $(PY) -m host_sim.board pull
 
 # The firmware onto a Pico over USB: .mpy files (MPY=0: plain .py), verified on the board
 # before they replace the old ones. PORT=/dev/ttyACM0 names the port; else the first found.
 MPY ?= 1
 flash: $(VENV_STAMP)
-	PORT="$(PORT)" MPY="$(MPY)" $(PY) -m host_sim.flash flash
+	PORT="$(PORT)" MPY="$(MPY)" $(PY) -m host_sim.board flash
 
 # The board's REPL; the game stays stopped until Ctrl-D, machine.reset() or a power cycle.
 repl: $(VENV_STAMP)
-	PORT="$(PORT)" $(PY) -m host_sim.flash repl
+	PORT="$(PORT)" $(PY) -m host_sim.board repl
 
 # hardware/ (README, wiring and panel SVGs, Wokwi diagram.json) from the firmware's pin map.
 hardware: $(VENV_STAMP)

@@ -1,4 +1,4 @@
-"""A fake Pico for ``host_sim.flash``: its filesystem lives here, its code runs on MicroPython.
+"""A fake Pico for ``host_sim.board``: its filesystem lives here, its code runs on MicroPython.
 
 Every ``run(code)`` starts the MicroPython VM, lays the board's files out in the VM's
 filesystem, runs the code and reads the filesystem back, so the flash tool's board
@@ -11,7 +11,7 @@ MicroPython 1.28's without assembling. ``info()`` answers what a real board's pr
 
 import json
 
-from host_sim.flash import BoardError
+from host_sim.board.errors import BoardError
 from host_sim.vm import micropython_vm
 
 # MicroPython 1.28 on a Pico: .mpy 6.3, native code armv6m (4).

@@ -1,4 +1,4 @@
-"""make flash / make repl and firmware/package.json (host_sim/flash.py).
+"""make flash / make repl and firmware/package.json (host_sim/board/).
 
 The board is a fake whose filesystem and code run on the MicroPython VM (tests/fake_board.py):
 the flash tool's board scripts, the SHA-256 checks and the import of every staged .mpy file
@@ -18,7 +18,16 @@ from fake_board import PICO_MPY, FakeBoard
 from mpremote import mip
 from mpremote.transport_serial import SerialTransport
 
-from host_sim import flash
+from host_sim.board import (
+    commands,
+    compatibility,
+    compiling,
+    errors,
+    flashing,
+    package_json,
+    scripts,
+    serial_board,
+)
 from host_sim.emu.emulated_pico import EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files
 from host_sim.emu.serial_port import SerialPort
@@ -37,29 +46,29 @@ def quiet(_message):
 
 @pytest.fixture(scope="module", name="built")
 def built_fixture(tmp_path_factory):
-    return flash.build(str(tmp_path_factory.mktemp("mpy")), say=quiet)
+    return compiling.build(str(tmp_path_factory.mktemp("mpy")), say=quiet)
 
 
 @pytest.fixture(scope="module", name="built_py")
 def built_py_fixture(tmp_path_factory):
-    return flash.build(str(tmp_path_factory.mktemp("py")), mpy=False, say=quiet)
+    return compiling.build(str(tmp_path_factory.mktemp("py")), mpy=False, say=quiet)
 
 
 # --- the build ----------------------------------------------------------------------------
 
 def test_build_compiles_every_module_but_main(built):
     expected = {"/main.py"}
-    for source in flash.sources():
+    for source in compiling.sources():
         if source != "main.py":
             expected.add("/" + source[:-3] + ".mpy" if source.endswith(".py") else source)
     assert set(built) == expected
     assert "/package.json" not in built
-    with open(os.path.join(flash.FIRMWARE, "main.py"), "rb") as f:
+    with open(os.path.join(compiling.FIRMWARE, "main.py"), "rb") as f:
         assert built["/main.py"] == f.read()
 
 
 def test_mpy_headers_name_the_format_the_board_needs(built):
-    _release, version, sub = flash.compiler_version()
+    _release, version, sub = compiling.compiler_version()
     assert version == 6  # what MicroPython 1.19 and later load
     for path, data in built.items():
         if not path.endswith(".mpy"):
@@ -67,12 +76,12 @@ def test_mpy_headers_name_the_format_the_board_needs(built):
         # 'M', format version, sub-version and architecture (only set for native code),
         # small-int bits: bytecode-only files load on any 6.x board.
         assert data[:2] == b"M\x06", path
-        assert flash.mpy_header(data) in {(6, 0, None), (6, sub, "armv6m")}, path
+        assert compiling.mpy_header(data) in {(6, 0, None), (6, sub, "armv6m")}, path
         assert data[3] <= 31, path  # the RP2040's small ints are 31 bits
 
 
 def test_plain_build_copies_sources(built_py):
-    assert set(built_py) == {"/" + source for source in flash.sources()}
+    assert set(built_py) == {"/" + source for source in compiling.sources()}
 
 
 def test_a_module_that_does_not_compile_stops_the_build(tmp_path, monkeypatch):
@@ -80,9 +89,9 @@ def test_a_module_that_does_not_compile_stops_the_build(tmp_path, monkeypatch):
     firmware.mkdir()
     (firmware / "main.py").write_text("import game\n")
     (firmware / "game.py").write_text("def broken(:\n")
-    monkeypatch.setattr(flash, "FIRMWARE", str(firmware))
-    with pytest.raises(flash.FlashError, match="mpy-cross rejected game.py"):
-        flash.build(str(tmp_path / "out"), say=quiet)
+    monkeypatch.setattr(compiling, "FIRMWARE", str(firmware))
+    with pytest.raises(errors.FlashError, match="mpy-cross rejected game.py"):
+        compiling.build(str(tmp_path / "out"), say=quiet)
 
 
 # --- which board can take it --------------------------------------------------------------
@@ -93,14 +102,14 @@ def pico(version=(1, 28, 0), mpy=PICO_MPY, platform="rp2"):
 
 
 def test_micropython_1_28_on_a_pico_takes_the_build(built):
-    assert flash.board_format(pico()) == (6, 3, "armv6m")
-    assert flash.incompatibility(pico(), built) is None
+    assert compatibility.board_format(pico()) == (6, 3, "armv6m")
+    assert compatibility.incompatibility(pico(), built) is None
     # The Pico 2 (RP2350, armv7emsp) runs armv6m code too.
-    assert flash.incompatibility(pico(mpy=6 | 3 << 8 | 7 << 10), built) is None
+    assert compatibility.incompatibility(pico(mpy=6 | 3 << 8 | 7 << 10), built) is None
 
 
 def test_an_old_micropython_is_told_which_firmware_to_install(built):
-    message = flash.incompatibility(pico(version=(1, 18, 0), mpy=5 | 4 << 10), built)
+    message = compatibility.incompatibility(pico(version=(1, 18, 0), mpy=5 | 4 << 10), built)
     assert "MicroPython 1.18.0, which reads .mpy format 5.0" in message
     assert "install MicroPython 1.28" in message
     assert "any release from 1.23 on reads format 6.3" in message  # native code: 6.3
@@ -110,21 +119,22 @@ def test_an_old_micropython_is_told_which_firmware_to_install(built):
 
 def test_native_code_needs_the_same_sub_version():
     native = {"/fast.mpy": b"M\x06\x13\x1f"}  # 6.3, armv6m
-    assert flash.incompatibility(pico(), native) is None
-    message = flash.incompatibility(pico(version=(1, 22, 2), mpy=6 | 2 << 8 | 4 << 10), native)
+    assert compatibility.incompatibility(pico(), native) is None
+    message = compatibility.incompatibility(
+        pico(version=(1, 22, 2), mpy=6 | 2 << 8 | 4 << 10), native)
     assert "format 6.3 with armv6m code" in message
     assert "from 1.23 on" in message
 
 
 def test_a_board_that_is_not_a_pico_is_refused(built_py):
-    message = flash.incompatibility(pico(platform="esp32"), built_py)
+    message = compatibility.incompatibility(pico(platform="esp32"), built_py)
     assert "not a Raspberry Pi Pico" in message
 
 
 def test_the_probe_runs_on_micropython(mpvm):
-    info = flash.parse_probe(mpvm(flash.PROBE))
+    info = scripts.parse_probe(mpvm(scripts.PROBE))
     assert info["version"] == (1, 27, 0)  # the VM's own release
-    assert flash.board_format(info) == (6, 3, None)
+    assert compatibility.board_format(info) == (6, 3, None)
 
 
 # --- what changes on the board ------------------------------------------------------------
@@ -133,8 +143,8 @@ def test_plan_copies_changed_files_and_removes_only_stale_firmware():
     files = {"/main.py": b"main", "/spit/rules.mpy": b"rules", "/spit/cards.mpy": b"cards",
              "/hardware_setup.mpy": b"pins"}
     on_board = {
-        "/main.py": flash.sha256(b"old main"),
-        "/spit/rules.mpy": flash.sha256(b"rules"),
+        "/main.py": flashing.sha256(b"old main"),
+        "/spit/rules.mpy": flashing.sha256(b"rules"),
         "/spit/gone.mpy": "aa",  # a module the firmware no longer has
         "/spit/cards.py": "bb",  # would shadow the new cards.mpy
         "/hardware_setup.py": "cc",  # likewise, at the top level
@@ -142,7 +152,7 @@ def test_plan_copies_changed_files_and_removes_only_stale_firmware():
         "/boot.py": "ee",  # the owner's
         "/notes.py": "ff",  # not ours either
     }
-    upload, unchanged, remove = flash.plan(files, on_board, ["/handheld.mpy", "/main.py"])
+    upload, unchanged, remove = flashing.plan(files, on_board, ["/handheld.mpy", "/main.py"])
     assert upload == ["/hardware_setup.mpy", "/main.py", "/spit/cards.mpy"]
     assert unchanged == ["/spit/rules.mpy"]
     assert remove == ["/handheld.mpy", "/hardware_setup.py", "/spit/cards.py", "/spit/gone.mpy"]
@@ -151,7 +161,7 @@ def test_plan_copies_changed_files_and_removes_only_stale_firmware():
 def test_module_names_leave_out_main_and_the_fast_twins():
     files = ["/main.py", "/spit/__init__.mpy", "/spit/rules.mpy", "/hardware_setup.py"]
     files += ["/spit/fits.mpy", "/spit/fits_native.mpy", "/drivers/window_viper.mpy"]
-    assert flash.module_names(files) == ["hardware_setup", "spit", "spit.fits", "spit.rules"]
+    assert flashing.module_names(files) == ["hardware_setup", "spit", "spit.fits", "spit.rules"]
 
 
 # --- flashing a board ---------------------------------------------------------------------
@@ -164,7 +174,7 @@ def test_flash_installs_verifies_and_keeps_saved_data(built):
     }
     board = FakeBoard({**KEEP, **stale})
     lines = []
-    upload, remove = flash.flash(board, built, say=lines.append)
+    upload, remove = flashing.flash(board, built, say=lines.append)
 
     assert upload == sorted(built)
     assert sorted(remove) == ["/hardware_setup.py", "/spit/old_module.mpy"]
@@ -172,9 +182,9 @@ def test_flash_installs_verifies_and_keeps_saved_data(built):
         assert board.files[path] == data, path
     for path, data in KEEP.items():
         assert board.files[path] == data, path
-    assert not any(p.startswith(flash.STAGING) for p in board.files)
-    assert board.files[flash.MANIFEST].decode().split() == sorted(built)
-    assert set(board.files) == set(built) | set(KEEP) | {flash.MANIFEST}
+    assert not any(p.startswith(scripts.STAGING) for p in board.files)
+    assert board.files[scripts.MANIFEST].decode().split() == sorted(built)
+    assert set(board.files) == set(built) | set(KEEP) | {scripts.MANIFEST}
     assert board.resets == 1
     assert "Copying %d changed files (0 unchanged):" % len(built) in lines
     assert any(line.startswith("  [1/%d] " % len(built)) for line in lines)
@@ -182,7 +192,7 @@ def test_flash_installs_verifies_and_keeps_saved_data(built):
     # Flashing the same build again copies nothing and changes nothing.
     before = dict(board.files)
     board.writes.clear()
-    upload, remove = flash.flash(board, built, say=quiet)
+    upload, remove = flashing.flash(board, built, say=quiet)
     assert (upload, remove, board.writes) == ([], [], [])
     assert board.files == before
 
@@ -192,9 +202,9 @@ def test_a_module_that_fails_to_import_leaves_the_old_firmware(built_py):
     board = FakeBoard({**KEEP, **old})
     broken = dict(built_py)
     broken["/spit/rules.py"] = b"raise ImportError('rules are missing')\n"
-    with pytest.raises(flash.FlashError, match="spit.rules: ImportError: rules are missing"):
-        flash.flash(board, broken, say=quiet)
-    live = {p: d for p, d in board.files.items() if not p.startswith(flash.STAGING)}
+    with pytest.raises(errors.FlashError, match="spit.rules: ImportError: rules are missing"):
+        flashing.flash(board, broken, say=quiet)
+    live = {p: d for p, d in board.files.items() if not p.startswith(scripts.STAGING)}
     assert live == {**KEEP, **old}
     assert board.resets == 0
 
@@ -202,11 +212,11 @@ def test_a_module_that_fails_to_import_leaves_the_old_firmware(built_py):
 def test_a_swap_cut_short_leaves_no_main_py_to_fail():
     # The staged rules module is missing, so moving it into place raises half-way: by then
     # main.py is gone and the board boots to the REPL instead of into a mixed firmware.
-    staged = {flash.STAGING + "/main.py": b"new", flash.STAGING + "/spit/cards.mpy": b"new"}
+    staged = {scripts.STAGING + "/main.py": b"new", scripts.STAGING + "/spit/cards.mpy": b"new"}
     board = FakeBoard({**KEEP, "/main.py": b"old", "/spit/cards.mpy": b"old", **staged})
     paths = ["/main.py", "/spit/cards.mpy", "/spit/rules.mpy"]
-    with pytest.raises(flash.BoardError, match="OSError"):
-        board.run(flash.swap_script(paths, []))
+    with pytest.raises(errors.BoardError, match="OSError"):
+        board.run(scripts.swap_script(paths, []))
     assert "/main.py" not in board.files
     assert board.files["/spit/cards.mpy"] == b"new"
     assert all(board.files[path] == data for path, data in KEEP.items())
@@ -222,8 +232,8 @@ class DamagingBoard(FakeBoard):
 def test_a_file_damaged_on_the_wire_is_caught_before_install(built):
     board = DamagingBoard(dict(KEEP), version=(1, 26, 0))
     lines = []
-    with pytest.raises(flash.FlashError, match="arrived damaged: spit/rules.mpy"):
-        flash.flash(board, built, say=lines.append)
+    with pytest.raises(errors.FlashError, match="arrived damaged: spit/rules.mpy"):
+        flashing.flash(board, built, say=lines.append)
     assert "/main.py" not in board.files and board.resets == 0
     # 1.26 reads the same format; the tool only notes the release the firmware is made for.
     assert "Note: the firmware is made for MicroPython 1.28; this board runs 1.26.0." in lines
@@ -231,9 +241,9 @@ def test_a_file_damaged_on_the_wire_is_caught_before_install(built):
 
 def test_a_version_mismatch_changes_nothing(built):
     board = FakeBoard(dict(KEEP), version=(1, 18, 0), mpy=5 | 4 << 10)
-    with pytest.raises(flash.FlashError) as caught:
-        flash.flash(board, built, say=quiet)
-    assert caught.value.code == flash.EXIT_INCOMPATIBLE
+    with pytest.raises(errors.FlashError) as caught:
+        flashing.flash(board, built, say=quiet)
+    assert caught.value.code == errors.EXIT_INCOMPATIBLE
     assert "make flash MPY=0" in str(caught.value)
     assert board.files == KEEP and board.writes == [] and board.resets == 0
 
@@ -256,7 +266,7 @@ def plugged_in_fixture(tmp_path, monkeypatch):
     def plug(board):
         monkeypatch.chdir(tmp_path)
         monkeypatch.setenv("PORT", "/dev/ttyACM0")
-        monkeypatch.setattr(flash, "SerialBoard", lambda port: board)
+        monkeypatch.setattr(commands, "SerialBoard", lambda port: board)
         return tmp_path / "transcripts"
 
     return plug
@@ -265,7 +275,7 @@ def plugged_in_fixture(tmp_path, monkeypatch):
 def test_make_pull_copies_the_finished_games_and_says_where(plugged_in, capsys):
     board = FakeBoard({**NOT_GAMES, **GAMES})
     folder = plugged_in(board)
-    assert flash.main(["pull"]) == 0
+    assert commands.main(["pull"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
     assert out.splitlines() == [
@@ -281,14 +291,14 @@ def test_make_pull_copies_the_finished_games_and_says_where(plugged_in, capsys):
 
     # Pulled again: nothing new, and nothing already pulled is written over.
     (folder / "game-2.txt").write_bytes(b"a game of another board\n")
-    assert flash.main(["pull"]) == 0
+    assert commands.main(["pull"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == (
         "Copied 1 finished game's transcript from the board into transcripts/: game-2-2.txt"
         " (1 was there already)"
     )
     assert (folder / "game-2.txt").read_bytes() == b"a game of another board\n"
     assert (folder / "game-2-2.txt").read_bytes() == GAMES["/transcripts/game-2.txt"]
-    assert flash.main(["pull"]) == 0
+    assert commands.main(["pull"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "Nothing new: the board's 2 finished games are in transcripts/ already.",
         "Restarting the board.",
@@ -303,7 +313,7 @@ def test_make_pull_copies_the_finished_games_and_says_where(plugged_in, capsys):
 def test_make_pull_with_no_finished_game_says_so_in_one_line(files, plugged_in, capsys):
     board = FakeBoard(files)
     folder = plugged_in(board)
-    assert flash.main(["pull"]) == 0
+    assert commands.main(["pull"]) == 0
     assert capsys.readouterr() == (NO_GAMES_YET, "")
     assert not folder.exists()
     assert board.resets == 1
@@ -312,7 +322,7 @@ def test_make_pull_with_no_finished_game_says_so_in_one_line(files, plugged_in, 
 def test_make_pull_into_a_folder_that_cannot_be_one_is_one_line(plugged_in, capsys):
     folder = plugged_in(FakeBoard(GAMES))
     folder.write_text("a file where the folder goes")
-    assert flash.main(["pull"]) == flash.EXIT_FAILED
+    assert commands.main(["pull"]) == errors.EXIT_FAILED
     out, err = capsys.readouterr()
     assert out == ""
     [line] = err.splitlines()
@@ -324,21 +334,21 @@ def test_make_pull_into_a_folder_that_cannot_be_one_is_one_line(plugged_in, caps
 def test_make_repl_says_how_the_game_comes_back(monkeypatch, capsys):
     calls = []
     monkeypatch.setenv("PORT", "/dev/ttyACM0")
-    monkeypatch.setattr(flash.subprocess, "call", lambda command: calls.append(command) or 0)
-    assert flash.main(["repl"]) == 0
+    monkeypatch.setattr(commands.subprocess, "call", lambda command: calls.append(command) or 0)
+    assert commands.main(["repl"]) == 0
     [command] = calls
     assert command[-1] == "repl"
-    assert capsys.readouterr().out == flash.REPL_NOTE + "\n"
+    assert capsys.readouterr().out == commands.REPL_NOTE + "\n"
     # Before the REPL, and in the words a person types.
-    assert "stopped while the REPL is open" in flash.REPL_NOTE
+    assert "stopped while the REPL is open" in commands.REPL_NOTE
     for way in ("Ctrl-D", "machine.reset()", "unplug"):
-        assert way in flash.REPL_NOTE
+        assert way in commands.REPL_NOTE
 
 
 # --- no board -----------------------------------------------------------------------------
 
 def _no_board_here():
-    if flash.find_port() is not None:
+    if serial_board.find_port() is not None:
         pytest.skip("a serial device is connected to this machine")
 
 
@@ -350,16 +360,16 @@ class Port:
 def test_find_port_prefers_a_raspberry_pi_device():
     ports = [Port("/dev/ttyS0", None, None), Port("/dev/ttyACM0", 0x2341, 0x43),
              Port("/dev/ttyACM1", 0x2E8A, 0x0005)]
-    assert flash.find_port(ports) == "/dev/ttyACM1"
-    assert flash.find_port(ports[:2]) == "/dev/ttyACM0"
-    assert flash.find_port(ports[:1]) is None
+    assert serial_board.find_port(ports) == "/dev/ttyACM1"
+    assert serial_board.find_port(ports[:2]) == "/dev/ttyACM0"
+    assert serial_board.find_port(ports[:1]) is None
 
 
 @pytest.mark.parametrize("target", ["flash", "repl", "pull"])
 def test_make_target_without_a_board_says_so(target):
     _no_board_here()
     env = {k: v for k, v in os.environ.items() if k not in ("PORT", "MAKEFLAGS")}
-    proc = subprocess.run(["make", "-s", target], cwd=flash.REPO, env=env,
+    proc = subprocess.run(["make", "-s", target], cwd=compiling.REPO, env=env,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode != 0
     assert "No board found: no MicroPython board is connected by USB." in proc.stderr
@@ -369,9 +379,9 @@ def test_make_target_without_a_board_says_so(target):
 def test_no_board_exit_status():
     _no_board_here()
     env = {k: v for k, v in os.environ.items() if k != "PORT"}
-    proc = subprocess.run([sys.executable, "-m", "host_sim.flash"], cwd=flash.REPO, env=env,
+    proc = subprocess.run([sys.executable, "-m", "host_sim.board"], cwd=compiling.REPO, env=env,
                           capture_output=True, text=True, timeout=120)
-    assert proc.returncode == flash.EXIT_NO_BOARD
+    assert proc.returncode == errors.EXIT_NO_BOARD
     assert proc.stdout == ""
 
 
@@ -390,7 +400,7 @@ def test_a_port_that_does_not_answer_is_one_line_and_nothing_else(
     if name == "not-a-port":
         port.write_text("")
     monkeypatch.setenv("PORT", str(port))
-    assert flash.main(["flash"]) == flash.EXIT_NO_BOARD
+    assert commands.main(["flash"]) == errors.EXIT_NO_BOARD
     out, err = capsys.readouterr()
     assert out == ""  # neither "Board on ..." nor the build's lines
     [line] = err.splitlines()
@@ -400,11 +410,12 @@ def test_a_port_that_does_not_answer_is_one_line_and_nothing_else(
 # --- firmware/package.json ----------------------------------------------------------------
 
 def test_package_json_lists_every_firmware_file():
-    with open(os.path.join(flash.FIRMWARE, "package.json"), encoding="utf-8") as f:
+    with open(os.path.join(compiling.FIRMWARE, "package.json"), encoding="utf-8") as f:
         text = f.read()
-    assert text == flash.mip_manifest(), "run .venv/bin/python -m host_sim.flash package-json"
+    assert text == package_json.mip_manifest(), (
+        "run .venv/bin/python -m host_sim.board package-json")
     manifest = json.loads(text)
-    assert sorted(target for target, _ in manifest["urls"]) == sorted(flash.sources())
+    assert sorted(target for target, _ in manifest["urls"]) == sorted(compiling.sources())
     assert manifest["version"]
 
 
@@ -427,11 +438,11 @@ class MipTransport:
 
 def test_mpremote_mip_installs_the_firmware_at_the_board_root():
     board = MipTransport()
-    manifest = os.path.join(flash.FIRMWARE, "package.json")
+    manifest = os.path.join(compiling.FIRMWARE, "package.json")
     # What `mpremote mip install --target= firmware/package.json` does.
     mip._install_json(board, manifest, "unused-index", "", None, False)
-    assert set(board.files) == {"/" + source for source in flash.sources()}
-    with open(os.path.join(flash.FIRMWARE, "spit", "rules.py"), "rb") as f:
+    assert set(board.files) == {"/" + source for source in compiling.sources()}
+    with open(os.path.join(compiling.FIRMWARE, "spit", "rules.py"), "rb") as f:
         assert board.files["/spit/rules.py"] == f.read()
 
 
@@ -449,7 +460,7 @@ def test_micropython_1_28_reads_what_mpy_cross_writes_and_the_probe_stops_the_wa
         pico.run_us(200_000)
         pico.exec("import machine\nwdt = machine.WDT(timeout=8000)")  # as the game does
         with SerialPort(pico) as port:
-            board = flash.SerialBoard(port)
+            board = serial_board.SerialBoard(port)
             # Connecting interrupted the game and soft-reset the board, but the hardware
             # watchdog still runs: it would reset the board in the middle of a flash.
             still_running = board.run(_WATCHDOG_ENABLED).strip()
@@ -458,9 +469,9 @@ def test_micropython_1_28_reads_what_mpy_cross_writes_and_the_probe_stops_the_wa
     assert (still_running, stopped) == ("1", "0")
     assert info["version"] == (1, 28, 0)
     assert info["machine"] == "Raspberry Pi Pico with RP2040"
-    assert flash.board_format(info) == (6, 3, "armv6m")
+    assert compatibility.board_format(info) == (6, 3, "armv6m")
     assert info["free"] > 1_000_000
-    assert flash.incompatibility(info, built) is None
+    assert compatibility.incompatibility(info, built) is None
 
 
 @needs_emulator
@@ -470,7 +481,7 @@ def test_make_pull_from_micropython_1_28_over_a_serial_port(tmp_path, monkeypatc
         pico.run_us(200_000)
         with SerialPort(pico) as port:
             monkeypatch.setenv("PORT", port)
-            assert flash.main(["pull"]) == 0
+            assert commands.main(["pull"]) == 0
     assert capsys.readouterr().out.startswith(
         "Copied 2 finished games' transcripts from the board into transcripts/: game-2.txt,"
         " game-10.txt\n"
@@ -486,7 +497,7 @@ def test_make_pull_from_a_board_with_no_finished_game(tmp_path, monkeypatch, cap
         pico.run_us(200_000)
         with SerialPort(pico) as port:
             monkeypatch.setenv("PORT", port)
-            assert flash.main(["pull"]) == 0
+            assert commands.main(["pull"]) == 0
     assert capsys.readouterr() == (NO_GAMES_YET, "")
     assert not (tmp_path / "transcripts").exists()
 
@@ -523,8 +534,8 @@ def test_ctrl_d_in_make_repl_starts_the_game_again():
             terminal, side = pty.openpty()
             env = {k: v for k, v in os.environ.items() if k != "MAKEFLAGS"}
             env["PORT"] = path
-            repl = subprocess.Popen([sys.executable, "-m", "host_sim.flash", "repl"],
-                                    cwd=flash.REPO, env=env, stdin=side, stdout=side,
+            repl = subprocess.Popen([sys.executable, "-m", "host_sim.board", "repl"],
+                                    cwd=compiling.REPO, env=env, stdin=side, stdout=side,
                                     stderr=side)
             os.close(side)
             try:
@@ -543,7 +554,7 @@ def test_ctrl_d_in_make_repl_starts_the_game_again():
                 if repl.poll() is None:
                     repl.kill()
                 os.close(terminal)
-    assert flash.REPL_NOTE.encode() in said
+    assert commands.REPL_NOTE.encode() in said
     assert display.count > drawn_while_stopped  # main.py ran again: the game draws
 
 
@@ -554,7 +565,7 @@ def test_make_flash_onto_micropython_1_28_over_a_serial_port(monkeypatch, capsys
         pico.run_us(200_000)
         with SerialPort(pico) as port:
             monkeypatch.setenv("PORT", port)
-            assert flash.main(["flash"]) == 0
+            assert commands.main(["flash"]) == 0
             # machine.reset() restarts the chip from its flash: main.py imports the new
             # firmware and starts the game.
             deadline = time.monotonic() + 120
@@ -566,7 +577,7 @@ def test_make_flash_onto_micropython_1_28_over_a_serial_port(monkeypatch, capsys
             transport = SerialTransport(port, baudrate=115200)
             try:
                 transport.enter_raw_repl(soft_reset=False)  # interrupts the game
-                transport.exec(flash.STOP_WATCHDOG)
+                transport.exec(scripts.STOP_WATCHDOG)
                 listing = transport.exec("import os\nprint(sorted(os.listdir('/')))").decode()
                 loaded = transport.exec(
                     "import sys\nprint(sys.modules['hardware_setup'].__file__)"

@@ -2,7 +2,7 @@
 with it ``make flash``, ``make repl`` and ``make pull``) opens as a real board's.
 
     with EmulatedPico() as pico, SerialPort(pico) as port:
-        flash.SerialBoard(port)             # the emulator runs in a thread meanwhile
+        serial_board.SerialBoard(port)             # the emulator runs in a thread meanwhile
 
     SerialPort(pico, paced=True).serve(stop)  # in the foreground (``make emu-port``)
 
