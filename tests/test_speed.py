@@ -281,7 +281,7 @@ def test_the_command_line_plays_speed_and_refuses_spits_rule_options(capsys):
         selfplay.main(["--game", "speed", "--stack", "on"])
     assert exit.value.code == 2
     assert capsys.readouterr().err == (
-        "host_sim.selfplay: error: --game speed takes no rule options (given: --stack)\n"
+        "host_sim.cpu_vs_cpu: error: --game speed takes no rule options (given: --stack)\n"
     )
 
 
