@@ -248,12 +248,16 @@ class Controller(MatchScreens):
         elif self.arbiter.due(self._now) or not self.pace.turn(DRAW, self.arbiter):
             return False
         renderer = self.renderer
-        if not (renderer.busy and renderer.step(REGION)):
-            self._draw(now, REGION)
-        if renderer.busy:
-            self._still = None  # ``_note_still``'s answer, without the call
+        if renderer.busy and renderer.step(REGION):
+            # A step does not look at the game: a change made while the screen was being
+            # drawn is followed by the next call of the screen, so nothing is still yet.
+            self._still = None
         else:
-            self._note_still()
+            self._draw(now, REGION)
+            if renderer.busy:
+                self._still = None  # ``_note_still``'s answer, without the call
+            else:
+                self._note_still()
         return True
 
     def _screen_after(self, now):

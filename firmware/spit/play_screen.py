@@ -110,7 +110,7 @@ class PlayScreen:
         # The screen as last drawn.
         self._hands = [-1, -1]
         self._packs = [-1, -1]  # the pack sizes followed
-        self._changes = -1  # the controls' changes when the last call looked at them
+        self._sizes = [0, 0]  # the pack sizes now, compared with those
         self._calls = [None, None]
         self._cpus = None
         self._game = None
@@ -154,20 +154,14 @@ class PlayScreen:
 
     def step(self, share=None):
         """Go on drawing what the last calls left, this call's ``share`` of it, without
-        looking at the game again (a call of ``play`` follows its changes), unless the
-        controls told of a change since: the device calls ``play`` again only after
-        such a change while the screen was all drawn, so a change made while it was
-        still drawing is followed here. False when the play screen is not the one on
-        the display."""
+        looking at the game again (a call of ``play`` follows its changes); False when
+        the play screen is not the one on the display."""
         call = self.renderer
         if call.screen != screens.PLAY:
             return False
         phase = self.game.phase
         in_play = phase == PHASE_PLAY or phase == PHASE_SLAP  # noqa: SIM109 (a tuple would be built)
-        if in_play and self.controls.changes != self._changes:
-            self.share = share
-            HEAP.call(PlayScreen._play, self)
-        elif in_play and call.busy and call.start(share):
+        if in_play and call.busy and call.start(share):
             self._only_followed = 0
             HEAP.call(PlayScreen._draw_pending, self)
         return True
@@ -177,7 +171,6 @@ class PlayScreen:
         game = self.game
         controls = self.controls
         call = self.renderer
-        self._changes = controls.changes
         if (
             # Most calls: nothing happened since the last one. Lists compare in C.
             game is self._game
@@ -272,10 +265,17 @@ class PlayScreen:
     def _follow_packs(self, game, everything):
         """Queue the packs whose size changed: a spit takes a card from them, and in
         Speed every play draws one; after ``everything``, only note their sizes."""
+        # Most calls: neither size changed. Two lengths against a list in C, no loop.
+        pack = game.pack
+        packs = self._packs
+        sizes = self._sizes
+        sizes[0] = len(pack[0])
+        sizes[1] = len(pack[1])
+        if sizes == packs:
+            return
         for player in (0, 1):
-            size = len(game.pack[player])
-            if size != self._packs[player]:
-                self._packs[player] = size
+            if sizes[player] != packs[player]:
+                packs[player] = sizes[player]
                 if not everything:
                     self._queue_region(PACK_CODES[player])
 
