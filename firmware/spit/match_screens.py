@@ -11,7 +11,6 @@ seats, the reaction times). ``tell(text)`` shows a line on the next ready screen
 from micropython import const
 
 from spit import screens
-from spit.static_screens import match_code
 
 # Each pair of flags, made once (who is ready, which seats the CPU plays).
 PAIRS = ((False, False), (True, False), (False, True), (True, True))
@@ -59,9 +58,8 @@ class MatchScreens:
         games = 3 if self.saved.options.match == "bo3" else 1
         won = self.saved.games if self.session is None else self.session.match.wins
         won = won if max(won) <= games // 2 else NO_WINS  # a decided tally: a new match
-        match = match_code(won, games)  # a small int: compared without a call each pass
         self.renderer.screens.ready(
-            self.word(), _flags(called), self._cpus, self._ready_hint(), match, share
+            self.word(), _flags(called), self._cpus, self._ready_hint(), won, games, share
         )
 
     def tell(self, text):
