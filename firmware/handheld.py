@@ -117,7 +117,7 @@ class Handheld:
         The ``try`` is entered once, not at every pass: on MicroPython a function whose
         locals, stack and ``try`` blocks (three words each, an ``except ... as`` two)
         take more than 11 words gets its frame from the heap at every call, which costs
-        0.1-1 ms on the Pico depending on how the heap lies (``host_sim.frames``). The
+        0.1-1 ms on the Pico depending on how the heap lies (``host_sim.bench.heap_frames``). The
         first pass, the one after a fault, is made apart: if it goes through, a fault
         after it is news (a note once, not at every pass)."""
         try:

@@ -269,7 +269,7 @@ class Controls:
         is the arbiter's flag: this press won or lost its place by the tie rule."""
         # The press's time and tie flag stay on ``self`` for the functions it runs
         # through: on MicroPython a function with more than 11 words of locals and
-        # stack gets its frame from the heap at every call (``host_sim.frames``). A
+        # stack gets its frame from the heap at every call (``host_sim.bench.heap_frames``). A
         # press is a few calls deep at most: each call costs 15-25 µs on the Pico
         # (``docs/performance.md``).
         self._t = t

@@ -89,8 +89,9 @@ class Reactions:
         """After an action applied at ``t``: start the clock of each player who can
         now play, stop (without a record) that of each who cannot."""
         playing = game.phase == PHASE_PLAY
-        # Each player in a call of its own: a loop would take the frame past 11
-        # words, and MicroPython would allocate it at every action (``host_sim.frames``).
+        # Each player in a call of its own: a loop would take the frame past 11 words,
+        # and MicroPython would allocate it at every action
+        # (``host_sim.bench.heap_frames``).
         self._look(game, 0, t, playing)
         self._look(game, 1, t, playing)
 

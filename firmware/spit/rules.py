@@ -553,7 +553,7 @@ class Game:
 
     # Few locals in the functions an action runs through: on MicroPython a function
     # with more than 11 words of locals and stack gets its frame from the heap at every
-    # call (``host_sim.frames``).
+    # call (``host_sim.bench.heap_frames``).
 
     def _note_stall(self):
         """With nothing left to spit and nobody able to move, the round ends in a stall."""
