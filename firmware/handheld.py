@@ -213,7 +213,9 @@ class Handheld:
         self.buzzer = buzzer
 
     def _break(self):
-        # Between rounds: nobody is racing, and the screen shows a result anyway.
+        # Between rounds: nobody is racing, and the screen shows a result anyway. The heap
+        # is collected first, so that the save's file and text find room after a game.
+        gc.collect()
         if self._finished is not None:
             game, times = self._finished, self._finished_times
             self._finished = self._finished_times = None
@@ -230,4 +232,3 @@ class Handheld:
                 # Said once, on the next ready screen: the tallies are kept until power-off.
                 self._told = True
                 self.controller.tell(storage.problem or "not saved")
-        gc.collect()

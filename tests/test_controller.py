@@ -33,7 +33,8 @@ from spit.rules import (
     player_of,
 )
 from spit.savedata import SaveData
-from spit.session import NEXT_GAME_US, NEXT_MATCH_US
+from spit.session import NEXT_GAME_US, NEXT_MATCH_US, NO_WINS
+from spit.static_screens import match_code
 
 P1_SPIT = keys.button_id(0, keys.SPIT)
 P2_SPIT = keys.button_id(1, keys.SPIT)
@@ -361,7 +362,8 @@ def test_game_over_then_match_result_keep_the_tallies():
     assert "game" in device.sounds.played
     device.run(NEXT_MATCH_US // 1000 + 10)
     assert device.screen.name == "ready", "CPU against CPU: nobody to choose, the next match"
-    assert device.screen.args[4] == [0, 0] and device.controller.session.match.seed != 77
+    assert device.screen.args[4] == match_code(NO_WINS, 1)
+    assert device.controller.session.match.seed != 77
 
 
 def _play_as_a_person(device):
@@ -407,7 +409,7 @@ def test_a_ready_screen_left_alone_gives_way_to_the_title_and_the_tally_stays(se
     device = Device(seats=seats)
     device.saved.games = [1, 0]  # game 2 of a best of three
     device.tap(P1_SPIT)
-    assert device.screen.name == "ready" and device.screen.args[4:] == ([1, 0], 3)
+    assert device.screen.name == "ready" and device.screen.args[4] == match_code([1, 0], 2)
     device.run(READY_US // 2000)
     device.tap(keys.button_id(1, keys.C3))  # somebody at the buttons
     device.run(READY_US // 1000 - 200)
@@ -417,13 +419,13 @@ def test_a_ready_screen_left_alone_gives_way_to_the_title_and_the_tally_stays(se
     assert device.saved.games == [1, 0], "the match waits on the title"
     assert READY_US <= 60_000_000, "a person who walked away is not waited for long"
     device.tap(P1_SPIT)
-    assert device.screen.name == "ready" and device.screen.args[4] == [1, 0]
+    assert device.screen.name == "ready" and device.screen.args[4] == match_code([1, 0], 2)
 
 
 def test_the_ready_screen_says_which_game_of_the_match_comes_and_the_score():
     device = Device(seats=("lightning", "lightning"))
     device.tap(P1_SPIT)
-    assert device.screen.name == "ready" and device.screen.args[4:] == ([0, 0], 3)
+    assert device.screen.name == "ready" and device.screen.args[4] == match_code(NO_WINS, 2)
     session = device.controller.session
     for _ in range(600_000):
         device.run(1)
@@ -432,11 +434,12 @@ def test_the_ready_screen_says_which_game_of_the_match_comes_and_the_score():
     assert session.match.winner() < 0
     device.run(NEXT_GAME_US // 1000 + 10)
     assert device.screen.name == "ready" and session.table.game.round == 0
-    assert device.screen.args[4] == session.match.wins and sum(session.match.wins) == 1
+    assert device.screen.args[4] == match_code(session.match.wins, 2)
+    assert sum(session.match.wins) == 1
     single = Device()
     single.saved.options.set("match", "single")
     single.tap(P1_SPIT)
-    assert single.screen.name == "ready" and single.screen.args[4:] == ([0, 0], 1)
+    assert single.screen.name == "ready" and single.screen.args[4] == match_code(NO_WINS, 1) == -1
 
 
 @pytest.mark.parametrize("when", ["title", "play"])

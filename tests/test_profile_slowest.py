@@ -1,6 +1,7 @@
-"""The profile's slowest passes, as the board packs them and the host reads them."""
+"""The profile's slowest passes and its passes in play, as the board packs them and the
+host reads them."""
 
-from host_sim.bench.pass_profile import slowest
+from host_sim.bench.pass_profile import _BIN_US, _median_us, slowest
 
 
 def _code(number, mode, phase, busy=0, answer=0, carried=0, allocated=0, counting=0, reading=0):
@@ -42,3 +43,10 @@ def test_the_slowest_passes_come_slowest_first_with_what_they_were():
         "allocated": 1,
     }
     assert found[1]["carried"] == 1 and found[1]["busy"] == 0 and found[1]["phase"] == 1
+
+
+def test_the_median_pass_in_play_is_the_middle_of_its_bin():
+    # Nine passes: three in bin 100, one in bin 140, five in bin 141; the fifth is in 141.
+    lines = ["t 141 5", "t 100 3", "t 140 1"]
+    assert _median_us(lines) == 141 * _BIN_US + _BIN_US // 2
+    assert _median_us([]) == 0

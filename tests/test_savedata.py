@@ -285,6 +285,50 @@ def test_a_folder_or_huge_file_in_the_way_loads_defaults(tmp_path):
     assert storage.loaded_from is None
 
 
+class ScatteredHeap(Flash):
+    """A flash whose first ``misses`` reads find no block of the heap for their bytes, as
+    on a Pico whose heap the imports at boot left scattered."""
+
+    def __init__(self, misses):
+        self.misses = misses
+
+    def open(self, path, mode):
+        file = super().open(path, mode)
+        if self.misses:
+            self.misses -= 1
+            file.read = _no_memory
+        return file
+
+
+def _no_memory(size):
+    raise MemoryError("memory allocation failed, allocating %d bytes" % size)
+
+
+def test_a_save_read_without_memory_is_read_again_not_taken_for_damaged(tmp_path):
+    path = str(tmp_path / "spit.json")
+    Storage(path).save(power_cut.tally(1))
+    storage = Storage(path, ScatteredHeap(misses=1))
+    assert storage.load().games == [1, 0]
+    assert storage.loaded_from == path
+    assert Storage(path, ScatteredHeap(misses=6)).load().games == [0, 0], "never raises"
+
+
+class FullHeap(power_cut.CuttingFlash):
+    """A heap with no room for a file's buffers: every open for writing fails."""
+
+    def change(self):
+        raise MemoryError("memory allocation failed, allocating 1148 bytes")
+
+
+def test_a_save_without_memory_returns_false_says_so_and_keeps_the_data(tmp_path):
+    path = str(tmp_path / "spit.json")
+    Storage(path).save(power_cut.tally(1))
+    storage = Storage(path, FullHeap(Flash()))
+    assert storage.save(power_cut.tally(2)) is False
+    assert storage.problem == "not saved: out of memory"
+    assert Storage(path).load().games == [1, 0]
+
+
 def test_save_without_load_keeps_the_previous_copy(tmp_path):
     path = str(tmp_path / "spit.json")
     Storage(path).save(power_cut.tally(1))

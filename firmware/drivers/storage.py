@@ -38,6 +38,7 @@ Class variables
     save of the power-on and kept, whatever the saves after it do.
 """
 
+import gc
 import os
 
 from micropython import const
@@ -55,6 +56,8 @@ _ENOSPC = const(28)
 def _why(error):
     """A refused step of a save, in a few words: the text of an ``OSError`` raised with
     one, else its errno (how MicroPython names it varies with the port)."""
+    if isinstance(error, MemoryError):
+        return "out of memory"
     reason = error.args[0] if error.args else -1
     if reason == _ENOSPC:
         return "the flash is full"
@@ -142,7 +145,7 @@ class Storage:
             elif fs.size(path) >= 0:
                 fs.remove(path)  # damaged (keep the good .bak), or no place for a backup
             fs.rename(new, path)
-        except OSError as error:
+        except (OSError, MemoryError) as error:
             self._loaded = False  # which files are good is unknown now: look again
             self._written = None
             if self.problem is None:
@@ -173,8 +176,14 @@ class Storage:
         size = self.fs.size(path)
         if not 0 < size <= _MAX_BYTES:
             return None
-        try:
-            with self.fs.open(path, "rb") as f:
-                return SaveData.parse(f.read(_MAX_BYTES))
-        except Exception:  # whatever a damaged file does, the device boots
-            return None
+        for _ in range(2):
+            try:
+                with self.fs.open(path, "rb") as f:
+                    return SaveData.parse(f.read(size))
+            except MemoryError:
+                # Not a damaged file: the heap, scattered by the imports at boot, had no
+                # block for it. Taken as damaged, good data would give way to defaults.
+                gc.collect()
+            except Exception:  # whatever a damaged file does, the device boots
+                return None
+        return None

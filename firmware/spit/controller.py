@@ -72,14 +72,14 @@ from micropython import const
 from spit import keys, screens
 from spit.arbiter import Arbiter
 from spit.controls import BANNER_MAX, EVENT_NAMES, LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
-from spit.match_screens import NO_WINS, PAIRS, MatchScreens
+from spit.match_screens import PAIRS, MatchScreens
 from spit.options import GAMES, Options, word_of
 from spit.pace import ANSWER, DRAW, REGION, TAKE, Pace
 from spit.reactions import Reactions
 from spit.rng import derive
 from spit.rules import PHASE_DEALING, PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
 from spit.savedata import PERSON
-from spit.session import NEXT_MATCH_US, Session
+from spit.session import NEXT_MATCH_US, NO_WINS, Session
 from spit.settings_menu import SettingsMenu, after
 from spit.ticks import ticks_add, ticks_diff
 

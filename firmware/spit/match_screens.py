@@ -11,10 +11,11 @@ seats, the reaction times). ``tell(text)`` shows a line on the next ready screen
 from micropython import const
 
 from spit import screens
+from spit.session import games_to_win, resumed
+from spit.static_screens import match_code
 
 # Each pair of flags, made once (who is ready, which seats the CPU plays).
 PAIRS = ((False, False), (True, False), (False, True), (True, True))
-NO_WINS = (0, 0)
 # Quick play taught where the players wait: its button alone plays a card.
 _QUICK_HINT = "quick play: C alone plays a 1-pile card"
 _HINT_CHARS = const(40)  # the ready screen's hint line, across the screen
@@ -55,11 +56,11 @@ class MatchScreens:
         )
 
     def _draw_ready(self, called, share):
-        games = 3 if self.saved.options.match == "bo3" else 1
+        options = self.saved.options
         won = self.saved.games if self.session is None else self.session.match.wins
-        won = won if max(won) <= games // 2 else NO_WINS  # a decided tally: a new match
+        match = match_code(resumed(won, options), games_to_win(options))  # a small int
         self.renderer.screens.ready(
-            self.word(), _flags(called), self._cpus, self._ready_hint(), won, games, share
+            self.word(), _flags(called), self._cpus, self._ready_hint(), match, share
         )
 
     def tell(self, text):

@@ -237,7 +237,13 @@ class PlayScreen:
             for i in range(self._done, done):
                 self._follow(game.history[i])
         self._done = done
-        self._follow_packs(game, everything)
+        # The packs' sizes: a spit takes a card from them, and in Speed every play draws
+        # one. Most calls, neither changed: two lengths and a list compared in C, no call.
+        sizes = self._sizes
+        sizes[0] = len(game.pack[0])
+        sizes[1] = len(game.pack[1])
+        if sizes != self._packs:
+            self._follow_packs(everything)
         followed = self._followed
         followed[_PHASE] = game.phase
         followed[_WINNER] = controls.contest.winner
@@ -262,17 +268,10 @@ class PlayScreen:
         keys[CALL_CODES[0]] = -1
         keys[CALL_CODES[1]] = -1
 
-    def _follow_packs(self, game, everything):
-        """Queue the packs whose size changed: a spit takes a card from them, and in
-        Speed every play draws one; after ``everything``, only note their sizes."""
-        # Most calls: neither size changed. Two lengths against a list in C, no loop.
-        pack = game.pack
+    def _follow_packs(self, everything):
+        """Queue the packs whose size changed (after ``everything``, only note them)."""
         packs = self._packs
         sizes = self._sizes
-        sizes[0] = len(pack[0])
-        sizes[1] = len(pack[1])
-        if sizes == packs:
-            return
         for player in (0, 1):
             if sizes[player] != packs[player]:
                 packs[player] = sizes[player]

@@ -38,6 +38,19 @@ def rules_of(name):
     return Game, Cpu
 
 
+NO_WINS = (0, 0)
+
+
+def games_to_win(options):
+    return 2 if options.match == "bo3" else 1
+
+
+def resumed(wins, options):
+    """A saved tally as a match resumes it: one that already decides the match (a
+    damaged save, or one edited from best of three to single) starts a new one."""
+    return NO_WINS if max(wins) >= games_to_win(options) else wins
+
+
 class Match:
     """Constructor: ``Match(options, seed, wins=None, game="spit")``; ``wins`` resumes a
     saved tally, copied (one that already has a winner starts a new match): the device
@@ -55,16 +68,12 @@ class Match:
     def __init__(self, options, seed, wins=None, game=GAMES[0]):
         self.options = options
         self.seed = seed
-        self.wins = [0, 0] if wins is None else list(wins)
-        if self.winner() >= 0:
-            # A tally that already decides the match (a damaged save, or one edited from
-            # best of three to single) is no match to resume: a new one starts.
-            self.wins = [0, 0]
+        self.wins = list(resumed(wins or NO_WINS, options))
         self.name = game
         self.rules, self.cpu = rules_of(game)
 
     def games_to_win(self):
-        return 2 if self.options.match == "bo3" else 1
+        return games_to_win(self.options)
 
     def games_played(self):
         return self.wins[0] + self.wins[1]

@@ -72,6 +72,18 @@ _SLAPPED = ("P1 slapped first", "P1 CPU slapped first", "P2 slapped first", "P2 
 _WINS = ("P1 WINS", "P2 WINS")
 _GAME_CHOICE = "L/R: Spit or Speed"
 _ONE_GAME = "one game decides the match"
+# The ready screen's match line in four pieces made once (a piece costs a call on the
+# chip): which game of three comes, then each side's name and games won (0 or 1).
+_GAME_OF = ("game 1 of 3: ", "game 2 of 3: ", "game 3 of 3: ")
+_SIDES = tuple(name + " " + won for name in _SEAT_NAMES for won in "01")
+
+
+def match_code(wins, to_win):
+    """The ready screen's ``match`` value, a small int: -1 when one game decides the
+    match (``to_win`` 1), else ``wins[0] + 2 * wins[1]`` (games won so far by each, in a
+    best of three)."""
+    return -1 if to_win == 1 else wins[0] + 2 * wins[1]
+
 # The ready screen's rows on each half, from its middle edge: the name (big), the
 # prompt, the game of the match and the score, how the other stands, the hint.
 READY_Y = (8, 38, 56, 72, 92)
@@ -179,20 +191,17 @@ class StaticScreens(Rows):
         ready_flags,
         cpu_seats=(False, False),
         hint="",
-        games=(0, 0),
-        match_games=3,
+        match=0,
         share=None,
     ):
         """Before a round: each player presses SPIT; who is ready shows on both halves,
-        which game of the match comes (``games`` won by each so far, of ``match_games``:
-        3, a best of three, or 1) and the score, and a ``hint`` line (how quick play
-        works, when it is on)."""
+        which game of the match comes and the score (``match``: ``match_code``), and a
+        ``hint`` line (how quick play works, when it is on)."""
         self._values[0] = word
         self._values[1] = ready_flags
         self._values[2] = cpu_seats
         self._values[3] = hint
-        self._values[4] = games
-        self._values[5] = match_games
+        self._values[4] = match
         self._share = share
         self._show(screens.READY)
 
@@ -359,10 +368,6 @@ class StaticScreens(Rows):
     def score(self, games, cpu_seats):
         """``games P1 2 - P2 CPU 1``"""
         self.put("games ")
-        self.tally(games, cpu_seats)
-
-    def tally(self, games, cpu_seats):
-        """``P1 2 - P2 CPU 1``"""
         self.put(self.name(0, cpu_seats))
         self.put(" ")
         self.put_number(games[0])
@@ -394,7 +399,7 @@ class StaticScreens(Rows):
 _VALUES = {
     screens.TITLE: 2,
     screens.SETTINGS: 3,
-    screens.READY: 6,
+    screens.READY: 5,
     screens.COUNTDOWN: 1,
     screens.ROUND_RESULT: 4,
     screens.GAME_OVER: 6,
@@ -559,16 +564,16 @@ def _ready_row(screens, k):
 
 def _match_line(screens, cpus):
     """``game 2 of 3: P1 1 - P2 CPU 0``, or that one game decides the match."""
-    games = screens.shown[4]
-    if screens.shown[5] == 1:
+    code = screens.shown[4]
+    if code < 0:
         screens.put(_ONE_GAME)
         return
-    screens.put("game ")
-    screens.put_number(games[0] + games[1] + 1)
-    screens.put(" of ")
-    screens.put_number(screens.shown[5])
-    screens.put(": ")
-    screens.tally(games, cpus)
+    first = code & 1
+    second = code >> 1
+    screens.put(_GAME_OF[first + second])
+    screens.put(_SIDES[2 * _seat(0, cpus) + first])
+    screens.put(" - ")
+    screens.put(_SIDES[4 + 2 * _seat(1, cpus) + second])
 
 
 def _countdown_row(screens, k):

@@ -65,6 +65,10 @@ _TAIL_PASSES = 150
 _MAX_PASSES = 4_000
 _SLOW_KEPT = 12  # the slowest passes reported, with what each was
 _COLLECTION_US = 5_000  # no pass in play comes near it but one that collects
+# The passes in play counted by time for their median, in bins of _BIN_US (the last holds
+# all longer): one block of a kilobyte, found on a heap that has few larger ones.
+_BIN_US = 8
+_BINS = 512
 
 _PROGRAM = """
 import gc, time
@@ -72,6 +76,8 @@ from array import array
 
 # The slowest passes: their time, then what they were (``what``).
 SLOWEST = array("I", bytes(8 * %(slow_kept)d))
+# The passes in play, counted by time (``_BIN_US`` a bin), for their median.
+PLAY_TIMES = array("H", bytes(2 * %(bins)d))
 from drivers.debounce import Debouncer
 from drivers.display import Display
 from spit.arbiter import Arbiter
@@ -213,9 +219,6 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
     # it imports them.
     Game, Cpu = rules_of(name)
     Cpu.glance = timed_glance(Cpu.glance)
-    # After boot, as main.py loads the firmware: the heap boot finds is a device's. Two
-    # bytes a pass in play, in blocks of 256: the heap after boot has room, in small blocks.
-    play_times = [bytearray(256) for _ in range(%(max_passes)d // 128 + 1)]
     if with_stages:
         hook(Debouncer, ("update",), "debounce")
         hook(Arbiter, ("commit_due",), "arbiter")
@@ -300,10 +303,7 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
             for i in range(len(STAGES)):
                 worst[i] = spent[i]
         if in_play and session.table.game.phase == PHASE_PLAY:
-            kept = min(took, 65535)
-            block = play_times[play_passes >> 7]
-            block[2 * (play_passes & 127)] = kept & 255
-            block[2 * (play_passes & 127) + 1] = kept >> 8
+            PLAY_TIMES[min(took // %(bin_us)d, len(PLAY_TIMES) - 1)] += 1
             play_passes += 1
             if took > worst_play_us:
                 worst_play_us = took
@@ -315,9 +315,9 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
                 fell += 1
             else:
                 play_alloc += after - before
-    for i in range(play_passes):  # one by one: the heap has no large free block left
-        block = play_times[i >> 7]
-        print("t", block[2 * (i & 127)] | block[2 * (i & 127) + 1] << 8)
+    for i in range(len(PLAY_TIMES)):  # one by one: the heap has no large free block left
+        if PLAY_TIMES[i]:
+            print("t", i, PLAY_TIMES[i])
     print(repr({
         "passes": passes, "round_ended": ended, "play_passes": play_passes,
         "pass_max_us": worst_us,
@@ -452,6 +452,8 @@ def profile_files():
         "max_passes": _MAX_PASSES,
         "slow_kept": _SLOW_KEPT,
         "collection_us": _COLLECTION_US,
+        "bin_us": _BIN_US,
+        "bins": _BINS,
     }
     extra = {"loop_run.mpy": compiled("loop_run", program)}
     extra["press_run.mpy"] = compiled("press_run", _PRESSES)
@@ -480,8 +482,7 @@ def profile_pass(
     out = pico.exec(code, within_us=120_000_000)
     lines = out.strip().splitlines()
     report = ast.literal_eval(lines[-1])
-    in_play = sorted(int(line.split()[1]) for line in lines if line.startswith("t "))
-    report["play_pass_median_us"] = in_play[len(in_play) // 2] if in_play else 0
+    report["play_pass_median_us"] = _median_us(line for line in lines if line.startswith("t "))
     if report["errors"]:
         raise AssertionError("the loop failed on the board: %s" % report["last_error"])
     report["stage_us"] = dict(zip(STAGES, report.pop("total"), strict=True))
@@ -490,6 +491,18 @@ def profile_pass(
     report["stage_max_us"] = dict(zip(STAGES, report.pop("stage_max"), strict=True))
     report["slowest"] = slowest(report["slowest"])
     return report
+
+
+def _median_us(bins):
+    """The median pass in play from the board's ``t <bin> <passes>`` lines: the middle of
+    its bin (``_BIN_US`` wide)."""
+    counts = sorted((int(b), int(n)) for _, b, n in (line.split() for line in bins))
+    middle = sum(n for _, n in counts) // 2
+    for b, n in counts:
+        if middle < n:
+            return b * _BIN_US + _BIN_US // 2
+        middle -= n
+    return 0
 
 
 def profile(stages=True, **kwargs):
