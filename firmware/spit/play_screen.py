@@ -243,7 +243,12 @@ class PlayScreen:
         sizes[0] = len(game.pack[0])
         sizes[1] = len(game.pack[1])
         if sizes != self._packs:
-            self._follow_packs(everything)
+            if not everything and sizes[0] != self._packs[0]:
+                self._queue_region(PACK_CODES[0])
+            if not everything and sizes[1] != self._packs[1]:
+                self._queue_region(PACK_CODES[1])
+            self._packs[0] = sizes[0]
+            self._packs[1] = sizes[1]
         followed = self._followed
         followed[_PHASE] = game.phase
         followed[_WINNER] = controls.contest.winner
@@ -267,16 +272,6 @@ class PlayScreen:
         keys[MESSAGE_CODE] = -1
         keys[CALL_CODES[0]] = -1
         keys[CALL_CODES[1]] = -1
-
-    def _follow_packs(self, everything):
-        """Queue the packs whose size changed (after ``everything``, only note them)."""
-        packs = self._packs
-        sizes = self._sizes
-        for player in (0, 1):
-            if sizes[player] != packs[player]:
-                packs[player] = sizes[player]
-                if not everything:
-                    self._queue_region(PACK_CODES[player])
 
     def _follow_hands(self, controls):
         """Queue the top cards a hand left and went to (their highlight)."""

@@ -147,6 +147,9 @@ class StaticScreens(Rows):
         # A list value's copies, with room for the longest (a list's length cannot change
         # without allocating): the items, and how many there are.
         self._copies = [[None] * n for n in _ROOM]
+        # A bytearray value's (the margin's banner), kept in a bytearray: one of the same
+        # length compares in C, not an item at a time in every pass the screen is up.
+        self._byte_copies = [bytearray(n) for n in _ROOM]
         self.lengths = bytearray(_SHOWN)
         self._listed = bytearray(_SHOWN)  # which values shown are lists
         self._lists = 0  # how many of the screen's are
@@ -329,11 +332,12 @@ class StaticScreens(Rows):
         while i:  # a call each only for lists: a call costs tens of microseconds on the chip
             i -= 1
             value = values[i]
+            copies = self._byte_copies if type(value) is bytearray else self._copies
             if shown[i] is value:
-                if listed[i] and _keep(self._copies[i], value, self.lengths, i):
+                if listed[i] and _keep(copies[i], value, self.lengths, i):
                     changed = True
             elif isinstance(value, _COPIED):
-                if _keep(self._copies[i], value, self.lengths, i) or not listed[i]:
+                if _keep(copies[i], value, self.lengths, i) or not listed[i]:
                     changed = True
                 listed[i] = 1
                 shown[i] = value
@@ -470,6 +474,8 @@ def _keep(copy, items, lengths, i):
         raise ValueError("a list longer than its screen shows")
     changed = lengths[i] != count
     lengths[i] = count
+    if copy == items:  # a bytearray in one of its length: compared in C
+        return changed
     j = 0
     while j < count:
         item = items[j]
