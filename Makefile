@@ -7,10 +7,16 @@ PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: test lint bench soak sim pull flash repl hardware emu emu-port
+.PHONY: test test-fast lint bench soak sim pull flash repl hardware emu emu-port
 
 test: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -ra
+
+# The tests on CPython alone: the rules, the arbiter, the controls, the table, the screens,
+# the controller and the like; none of these markers (pyproject.toml says what each holds).
+FAST := not soak and not slow and not micropython_vm and not emulated_pico and not person_path
+test-fast: $(VENV_STAMP) $(NODE_STAMP)
+	$(PY) -m pytest -ra -m "$(FAST)"
 
 lint: $(VENV_STAMP)
 	$(PY) -m ruff check .

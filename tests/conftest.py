@@ -1,11 +1,12 @@
-"""Shared test setup: firmware importable on CPython, hypothesis profiles, the VM fixture."""
+"""Shared test setup: firmware importable on CPython, hypothesis profiles, the VM fixture and
+the mark of the tests that take it."""
 
 import os
 import platform
 import sys
 
-import pio_emulator
 import pytest
+from helpers import pio_emulator
 from hypothesis import settings
 
 from host_sim.vm import micropython_vm as mpvm  # importing host_sim puts firmware/ on sys.path
@@ -41,6 +42,16 @@ def rp2():
 def mpvm_fixture():
     """``run(code, ...)`` on the MicroPython VM; see host_sim/vm/micropython_vm.py."""
     return mpvm.run
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """A test that takes ``mpvm`` (itself or through a fixture) is marked ``micropython_vm``
+    here, before ``-m`` selects; a test that reaches the VM another way, and every
+    ``emulated_pico`` and ``person_path`` test, carries its mark in its own file."""
+    for item in items:
+        if "mpvm" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.micropython_vm)
 
 
 def pytest_terminal_summary(terminalreporter):

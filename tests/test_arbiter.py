@@ -2,9 +2,9 @@
 
 import random
 
+from helpers.same_on_cpython import run_on_cpython
 from hypothesis import given
 from hypothesis import strategies as st
-from same_on_cpython import run_on_cpython
 from spit.arbiter import CAPACITY, SETTLE_US, TIE_US, Arbiter
 from spit.keys import player_of
 from spit.ticks import TICKS_PERIOD, ticks_add, ticks_diff

@@ -627,7 +627,7 @@ def test_reaction_times_show_after_a_round_for_each_person():
 
 
 def test_a_round_ended_by_the_last_card_played_is_taken_up_as_a_slapped_one_is():
-    from positions import position
+    from helpers.positions import position
 
     device = Device()
     device.tap(P1_SPIT)
@@ -843,7 +843,7 @@ def test_a_due_press_moves_the_game_before_the_screen_draws_alone():
 
 
 def test_the_pass_that_deals_the_next_round_leaves_the_last_one_s_end_to_the_next():
-    from positions import position
+    from helpers.positions import position
     from spit.rules import PHASE_DEALING, PHASE_SLAP, slap
 
     clock, pace, screen, controller = _paced_controller()

@@ -3,7 +3,7 @@
 import copy
 
 import pytest
-from positions import cards, position, snapshot
+from helpers.positions import cards, position, snapshot
 from spit import keys
 from spit.controls import (
     CALLED,

@@ -2,7 +2,7 @@
 model, and that whatever it chooses is legal."""
 
 import pytest
-from positions import cards, position
+from helpers.positions import cards, position
 from spit.cpu import HAND_MS, LEVEL_NAMES, LEVELS, Cpu, level_named
 from spit.options import Options
 from spit.rules import (

@@ -4,11 +4,11 @@ import random
 
 from drivers.buttons import IrqButtons
 from drivers.debounce import RELEASE_US, Debouncer
+from helpers.press_strategies import presses_per_button
+from helpers.same_on_cpython import run_on_cpython
 from hypothesis import given
 from hypothesis import strategies as st
 from machine import Pin
-from press_strategies import presses_per_button
-from same_on_cpython import run_on_cpython
 from spit.ticks import TICKS_PERIOD
 
 from host_sim.bench.input_model import DelayedDelivery, InputSim

@@ -637,6 +637,7 @@ print(init_us, fill_us, out_us, show_us, d.bytes_sent)
 """
 
 
+@pytest.mark.emulated_pico
 def test_on_the_emulated_pico_the_bus_runs_at_62_5_mhz_and_the_picture_arrives():
     from host_sim.emu.emulated_pico import EmulatedPico, firmware_paths
     from host_sim.emu.fs_image import board_files

@@ -10,8 +10,8 @@ import importlib
 import random
 import sys
 
-import pio_emulator
 import pytest
+from helpers import pio_emulator
 from spit.controller import ATTRACT
 
 from host_sim.bench import emulated as figures
@@ -23,6 +23,8 @@ from host_sim.emu.__main__ import main as emu_main
 from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files, firmware_sources, read_image
 from host_sim.emu.screen import Screen, chunks
+
+pytestmark = pytest.mark.emulated_pico
 
 if firmware_paths() is None:
     pytest.skip(

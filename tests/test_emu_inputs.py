@@ -284,6 +284,7 @@ needs_node = pytest.mark.skipif(
 )
 
 
+@pytest.mark.emulated_pico
 @needs_node
 def test_a_board_that_sleeps_for_ever_did_not_boot(given, capsys):
     given(uf2=SLEEPER)
@@ -298,6 +299,7 @@ def test_a_board_that_sleeps_for_ever_did_not_boot(given, capsys):
     )
 
 
+@pytest.mark.emulated_pico
 @needs_node
 def test_a_board_that_never_sleeps_is_given_up_on_by_the_wall_clock(given, monkeypatch, capsys):
     given(uf2=uf2_block(code=thumb(BRANCH_TO_SELF)))
@@ -309,6 +311,7 @@ def test_a_board_that_never_sleeps_is_given_up_on_by_the_wall_clock(given, monke
     assert emulated_s < emu.BOOT_LIMIT_US / 1e6
 
 
+@pytest.mark.emulated_pico
 @needs_node
 def test_an_emulator_stopped_by_the_code_says_so_in_one_line(given, capsys):
     given(uf2=uf2_block(code=thumb(MOVS_R0_1, LDR_R1_FROM_R0, BRANCH_TO_SELF)))
@@ -323,6 +326,7 @@ def test_an_emulator_stopped_by_the_code_says_so_in_one_line(given, capsys):
 # -- the screen, saved ---------------------------------------------------------------------
 
 
+@pytest.mark.emulated_pico
 @pytest.mark.skipif(board.firmware_paths() is None, reason="no MicroPython UF2 / RP2040 boot ROM")
 @needs_node
 def test_make_emu_as_first_shown_saves_the_last_screen(tmp_path, monkeypatch, capsys):

@@ -10,7 +10,7 @@ slower, and the capture has tests of its own (``test_emu.py``).
 """
 
 import pytest
-from person import match_line, match_lines
+from helpers.person import match_line, match_lines
 from spit import keys
 from spit.controls import DEFAULT_RACE_WINDOW_US
 from spit.cpu import Cpu
@@ -26,6 +26,8 @@ from host_sim.judging.face import EmulatedFace, ScreenMismatch
 from host_sim.judging.mirror import Mirror
 from host_sim.judging.reading import read_seed
 
+pytestmark = [pytest.mark.emulated_pico, pytest.mark.person_path]
+
 if firmware_paths() is None:
     pytest.skip(
         "no MicroPython UF2 / RP2040 boot ROM (PICO_UF2, PICO_BOOTROM): emulated Pico skipped",
@@ -36,7 +38,8 @@ P1, P2 = 0, 1
 P1_SPIT = keys.button_id(P1, keys.SPIT)
 P2_SPIT = keys.button_id(P2, keys.SPIT)
 P1_L = keys.button_id(P1, keys.LEFT)
-BOOT_TO_TITLE_US = 4_000_000  # the budget is 1.5 s; the board is idle until then anyway
+# Well past boot's budget (``emu_boot_to_title_ms``); the board is idle until then anyway.
+BOOT_TO_TITLE_US = 4_000_000
 SCREEN_US = 1_000_000  # a screen a press brings must be up by then
 COUNTDOWN_US = 3_000_000
 READ_US = 500_000  # a person reads the ready screen before pressing SPIT again

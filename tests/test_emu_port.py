@@ -27,9 +27,10 @@ from host_sim.judging.compare import differing_box, drawn
 from host_sim.judging.reading import read_seed
 from host_sim.vm.micropython_vm import REPO
 
-pytestmark = pytest.mark.skipif(
-    firmware_paths() is None, reason="no MicroPython UF2 and RP2040 boot ROM"
-)
+pytestmark = [
+    pytest.mark.emulated_pico,
+    pytest.mark.skipif(firmware_paths() is None, reason="no MicroPython UF2 and RP2040 boot ROM"),
+]
 
 PORT_LINE = re.compile(r"^Emulated Pico on (\S+): ")
 TITLE_WITHIN_S = 240  # boot and title on the emulator at wall-clock pace, on a busy machine

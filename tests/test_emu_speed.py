@@ -12,10 +12,12 @@ import json
 import random
 
 import pytest
-import twin_cases
+from helpers import twin_cases
 
 from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files
+
+pytestmark = pytest.mark.emulated_pico
 
 if firmware_paths() is None:
     pytest.skip(

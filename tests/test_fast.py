@@ -15,8 +15,8 @@ from struct import pack_into
 import framebuf
 import pytest
 import spit.rng
-import twin_cases
-from positions import position
+from helpers import twin_cases
+from helpers.positions import position
 from spit import big_text, fits, fits_native, ink, pen, twins
 from spit.cards import FITS, RANK_COUNT, adjacent
 from spit.controls import Controls

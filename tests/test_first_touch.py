@@ -2,9 +2,9 @@
 
 import random
 
+from helpers.press_strategies import presses_per_button
 from hypothesis import given
 from hypothesis import strategies as st
-from press_strategies import presses_per_button
 from spit import keys
 from spit.arbiter import SETTLE_US, TIE_US
 from spit.keys import player_of

@@ -1,8 +1,8 @@
 """make flash / make repl and firmware/package.json (host_sim/board/).
 
-The board is a fake whose filesystem and code run on the MicroPython VM (tests/fake_board.py):
-the flash tool's board scripts, the SHA-256 checks and the import of every staged .mpy file
-all happen on real MicroPython.
+The board is a fake whose filesystem and code run on the MicroPython VM
+(tests/helpers/fake_board.py): the flash tool's board scripts, the SHA-256 checks and the import
+of every staged .mpy file all happen on real MicroPython.
 """
 
 import json
@@ -14,7 +14,7 @@ import sys
 import time
 
 import pytest
-from fake_board import PICO_MPY, FakeBoard
+from helpers.fake_board import PICO_MPY, FakeBoard
 from mpremote import mip
 from mpremote.transport_serial import SerialTransport
 
@@ -166,6 +166,7 @@ def test_module_names_leave_out_main_and_the_fast_twins():
 
 # --- flashing a board ---------------------------------------------------------------------
 
+@pytest.mark.micropython_vm
 def test_flash_installs_verifies_and_keeps_saved_data(built):
     stale = {
         "/main.py": b"print('old game')\n",
@@ -197,6 +198,7 @@ def test_flash_installs_verifies_and_keeps_saved_data(built):
     assert board.files == before
 
 
+@pytest.mark.micropython_vm
 def test_a_module_that_fails_to_import_leaves_the_old_firmware(built_py):
     old = {"/main.py": b"print('old game')\n", "/spit/__init__.py": b""}
     board = FakeBoard({**KEEP, **old})
@@ -209,6 +211,7 @@ def test_a_module_that_fails_to_import_leaves_the_old_firmware(built_py):
     assert board.resets == 0
 
 
+@pytest.mark.micropython_vm
 def test_a_swap_cut_short_leaves_no_main_py_to_fail():
     # The staged rules module is missing, so moving it into place raises half-way: by then
     # main.py is gone and the board boots to the REPL instead of into a mixed firmware.
@@ -229,6 +232,7 @@ class DamagingBoard(FakeBoard):
         super().write(path, data[:-1] if path.endswith("/rules.mpy") else data)
 
 
+@pytest.mark.micropython_vm
 def test_a_file_damaged_on_the_wire_is_caught_before_install(built):
     board = DamagingBoard(dict(KEEP), version=(1, 26, 0))
     lines = []
@@ -272,6 +276,7 @@ def plugged_in_fixture(tmp_path, monkeypatch):
     return plug
 
 
+@pytest.mark.micropython_vm
 def test_make_pull_copies_the_finished_games_and_says_where(plugged_in, capsys):
     board = FakeBoard({**NOT_GAMES, **GAMES})
     folder = plugged_in(board)
@@ -305,6 +310,7 @@ def test_make_pull_copies_the_finished_games_and_says_where(plugged_in, capsys):
     ]
 
 
+@pytest.mark.micropython_vm
 @pytest.mark.parametrize(
     "files",
     [NOT_GAMES, {**NOT_GAMES, "/transcripts/next.tmp": b"spit"}, {}],
@@ -319,6 +325,7 @@ def test_make_pull_with_no_finished_game_says_so_in_one_line(files, plugged_in, 
     assert board.resets == 1
 
 
+@pytest.mark.micropython_vm
 def test_make_pull_into_a_folder_that_cannot_be_one_is_one_line(plugged_in, capsys):
     folder = plugged_in(FakeBoard(GAMES))
     folder.write_text("a file where the folder goes")
@@ -454,6 +461,7 @@ needs_emulator = pytest.mark.skipif(
 _WATCHDOG_ENABLED = "import machine\nprint(machine.mem32[0x40058000] >> 30 & 1)"
 
 
+@pytest.mark.emulated_pico
 @needs_emulator
 def test_micropython_1_28_reads_what_mpy_cross_writes_and_the_probe_stops_the_watchdog(built):
     with EmulatedPico() as pico:
@@ -474,6 +482,7 @@ def test_micropython_1_28_reads_what_mpy_cross_writes_and_the_probe_stops_the_wa
     assert compatibility.incompatibility(info, built) is None
 
 
+@pytest.mark.emulated_pico
 @needs_emulator
 def test_make_pull_from_micropython_1_28_over_a_serial_port(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
@@ -490,6 +499,7 @@ def test_make_pull_from_micropython_1_28_over_a_serial_port(tmp_path, monkeypatc
         assert (tmp_path / "transcripts" / name).read_bytes() == GAMES["/transcripts/" + name]
 
 
+@pytest.mark.emulated_pico
 @needs_emulator
 def test_make_pull_from_a_board_with_no_finished_game(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
@@ -523,6 +533,7 @@ def _read_until(fd, text, within_s):
     return seen
 
 
+@pytest.mark.emulated_pico
 @needs_emulator
 def test_ctrl_d_in_make_repl_starts_the_game_again():
     with EmulatedPico(files=board_files()) as pico:
@@ -558,6 +569,7 @@ def test_ctrl_d_in_make_repl_starts_the_game_again():
     assert display.count > drawn_while_stopped  # main.py ran again: the game draws
 
 
+@pytest.mark.emulated_pico
 @pytest.mark.soak
 @needs_emulator
 def test_make_flash_onto_micropython_1_28_over_a_serial_port(monkeypatch, capsys):

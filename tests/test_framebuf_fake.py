@@ -211,6 +211,7 @@ def _random_scene(fmt, rng):
 _FORMATS = ("RGB565", "MONO_HLSB", "MONO_HMSB", "MONO_VLSB", "GS8", "GS4_HMSB", "GS2_HMSB")
 
 
+@pytest.mark.micropython_vm
 def test_scenes_match_the_real_framebuf_byte_for_byte():
     rng = random.Random(2026)
     scenes = _hand_scenes()
@@ -230,6 +231,7 @@ def test_scenes_draw_something():
         assert set(bytes.fromhex(_play_here(scene))) != {0}
 
 
+@pytest.mark.micropython_vm
 def test_every_printable_glyph_matches():
     text = "".join(chr(c) for c in range(32, 128))
     scene = {
@@ -280,6 +282,6 @@ print(drawn(b"a7") == drawn("a7"), drawn("a7") != drawn(""), refused)
 
 
 def test_text_takes_bytes_as_a_string_and_refuses_a_bytearray_like_the_device(mpvm):
-    from same_on_cpython import run_on_cpython
+    from helpers.same_on_cpython import run_on_cpython
 
     assert mpvm(_TEXT_TYPES) == run_on_cpython(_TEXT_TYPES) == "True True TypeError\n"

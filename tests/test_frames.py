@@ -197,6 +197,7 @@ EVERY_PRESS = {
 }
 
 
+@pytest.mark.emulated_pico
 def test_the_heap_frames_read_from_the_compiled_code_are_those_the_pico_allocates():
     if firmware_paths() is None:
         pytest.skip("no MicroPython UF2 / RP2040 boot ROM: emulated Pico skipped")

@@ -17,6 +17,7 @@ from host_sim.vm.firmware_path import DEVICE, idle_passes, whole_match
 from host_sim.vm.machine_module import VM_MACHINE
 
 
+@pytest.mark.micropython_vm
 def test_idle_passes_allocate_nothing_on_any_screen():
     allocated, mode, phase, errors, overflows = idle_passes()
     assert allocated == [0] * 6
@@ -31,7 +32,8 @@ def test_idle_passes_with_a_cpu_seat_waiting_allocate_nothing(mpvm):
 
 
 # Every committed press of a whole match, from the opening spit to the last slap, run
-# with the heap locked: a press that allocated would end the match on the error screen.
+# with the heap locked. Here and in the whole matches below, whatever allocates with the
+# heap locked raises MemoryError, and the match ends on the error screen.
 _LOCKED_PRESSES = """
 from spit.controls import Controls
 _press = Controls.press
@@ -69,8 +71,7 @@ def test_no_press_of_a_whole_cpu_match_allocates_on_micropython(mpvm, options):
 
 
 # Every pass of play of a whole CPU match (begun with the play screen up, the game in play
-# or waiting for its slap) run with the heap locked, regions a call as on the device: a pass
-# that allocated would show the error screen.
+# or waiting for its slap) run with the heap locked, regions a call as on the device.
 _LOCKED_PLAY = """
 from spit.rules import PHASE_PLAY, PHASE_SLAP
 from spit.screens import PLAY
@@ -114,10 +115,10 @@ def test_no_pass_of_play_of_a_whole_cpu_match_allocates_on_micropython(mpvm, opt
 
 
 # Every pass of a whole CPU match and of the next match's first game, run with the heap
-# locked, regions a call as on the device: a pass that allocated would show the error
-# screen. The heap is unlocked inside three calls alone, the game's joints that make
-# objects: laying a new game out, a break (it writes the save and collects) and a deal
-# whose game outgrew the room its record had (``rules.room_for_a_round``).
+# locked, regions a call as on the device. The heap is unlocked inside three calls alone,
+# the game's joints that make objects: laying a new game out, a break (it writes the save
+# and collects) and a deal whose game outgrew the room its record had
+# (``rules.room_for_a_round``).
 _LOCKED_MATCH = """
 import spit.controls
 import spit.rules
@@ -263,6 +264,7 @@ def test_the_menus_screens_allocate_nothing_after_taking_their_values_on_micropy
     assert allocated == [0, 0, 0, 0]
 
 
+@pytest.mark.micropython_vm
 def test_a_whole_cpu_match_on_micropython_ends_on_the_match_result():
     result = whole_match()
     assert result["mode"] == MATCH and result["phase"] == PHASE_OVER

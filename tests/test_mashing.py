@@ -3,7 +3,7 @@ the whole input path (fake pins -> hard-IRQ capture -> debounce -> arbiter -> co
 -> rules), never break the game and never move a player's cards by the other's hand."""
 
 import pytest
-from positions import all_cards
+from helpers.positions import all_cards
 from spit import keys
 from spit.cards import DECK_SIZE
 from spit.options import Options

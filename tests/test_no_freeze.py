@@ -134,6 +134,7 @@ presses = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(transition=st.sampled_from(TRANSITIONS), noise=presses)
 def test_random_presses_around_a_screen_change_never_freeze_the_device(

@@ -4,7 +4,7 @@ import importlib
 import random
 import sys
 
-import pio_emulator
+from helpers import pio_emulator
 from machine import Pin
 
 SYS_HZ = 125_000_000

@@ -3,9 +3,9 @@
 import random
 
 from drivers.pio_events import COUNTER_MASK, CYCLES_PER_TICK, PioDecoder
+from helpers.same_on_cpython import run_on_cpython
 from hypothesis import given
 from hypothesis import strategies as st
-from same_on_cpython import run_on_cpython
 from spit.ticks import TICKS_PERIOD
 
 RELEASED = 0xFFFF

@@ -15,7 +15,7 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from person import Look, Script, match_line, match_lines, title_prompt  # noqa: E402
+from helpers.person import Look, Script, match_line, match_lines, title_prompt  # noqa: E402
 from spit import keys  # noqa: E402
 from spit.controller import MODE_NAMES, READY_US, TITLE_US  # noqa: E402
 from spit.session import NEXT_GAME_US, NEXT_MATCH_US  # noqa: E402
@@ -23,6 +23,8 @@ from spit.session import NEXT_GAME_US, NEXT_MATCH_US  # noqa: E402
 from host_sim.sim import simulated_device as sim_device  # noqa: E402
 from host_sim.sim import simulator as sim  # noqa: E402
 from host_sim.sim import window  # noqa: E402
+
+pytestmark = pytest.mark.person_path
 
 # Each turn of the window's loop is this much of play (on a laptop, a little over 1 ms).
 TURN_S = 0.002

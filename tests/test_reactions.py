@@ -1,7 +1,7 @@
 """Reaction times: the clock from "a card became playable" to the card played, the
 session and personal records, and merging into the saved data."""
 
-from positions import names, position
+from helpers.positions import names, position
 from spit import keys
 from spit.controls import MOVED, PLAYED, SPAT, Controls
 from spit.reactions import Reactions, Record

@@ -14,6 +14,8 @@ from host_sim.sim import terminal
 from host_sim.sim.replay import ENDS_EARLY
 from host_sim.sim.simulated_device import seats_note
 
+pytestmark = pytest.mark.person_path
+
 LIGHTNING = ["--p1", "cpu:lightning", "--p2", "cpu:lightning"]
 # (game, flags) of each kind of run: all rule options are Spit's but match and quick.
 RUNS = [

@@ -5,7 +5,7 @@ gives a position whose packs hold only the cards named.
 """
 
 import pytest
-from positions import all_cards, cards, locate, names, position, snapshot
+from helpers.positions import all_cards, cards, locate, names, position, snapshot
 from spit.cards import DECK_SIZE, adjacent, parse_card
 from spit.options import CHOICES, Options
 from spit.rules import (

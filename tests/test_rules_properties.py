@@ -10,9 +10,9 @@ import itertools
 import pickle
 
 import pytest
+from helpers.positions import locate, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from positions import locate, snapshot
 from spit.cards import DECK_SIZE, rank
 from spit.options import CHOICES, Options
 from spit.rng import Rng

@@ -99,6 +99,7 @@ def on_cpython(games):
     return out.getvalue()
 
 
+@pytest.mark.micropython_vm
 def test_the_same_games_on_cpython_and_micropython():
     here = on_cpython(GAMES)
     assert len(here.splitlines()) == len(GAMES)
@@ -107,6 +108,7 @@ def test_the_same_games_on_cpython_and_micropython():
     assert there.splitlines() == here.splitlines()
 
 
+@pytest.mark.micropython_vm
 @pytest.mark.soak
 def test_soak_every_rule_class_on_both():
     import itertools

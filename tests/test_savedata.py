@@ -5,10 +5,10 @@ import json
 import os
 import subprocess
 
-import power_cut
 import pytest
 from drivers.storage import Flash, Storage
 from drivers.transcripts import Transcripts
+from helpers import power_cut
 from spit import keys
 from spit.controller import MATCH
 from spit.cpu import Cpu
@@ -33,8 +33,7 @@ from host_sim.sim.simulator import load_transcript, replay_to_the_end
 from host_sim.vm.firmware_path import DEVICE
 from host_sim.vm.machine_module import VM_MACHINE
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPREMOTE = os.path.join(REPO, ".venv", "bin", "mpremote")
 
 
@@ -226,7 +225,7 @@ print(json.dumps([power_cut.cut_every_step('/save'), power_cut.damaged_files('/s
 
 
 def test_save_file_on_the_micropython_vm_filesystem(mpvm, tmp_path):
-    with open(os.path.join(HERE, "power_cut.py"), encoding="utf-8") as f:
+    with open(power_cut.__file__, encoding="utf-8") as f:
         helper = f.read()
     runs, damaged = json.loads(mpvm(VM_SCENARIOS, files={"/lib/power_cut.py": helper}))
     check_cut_runs(runs)
@@ -395,7 +394,7 @@ print(json.dumps([
 
 
 def test_a_folder_in_the_way_on_the_micropython_vm_filesystem(mpvm):
-    with open(os.path.join(HERE, "power_cut.py"), encoding="utf-8") as f:
+    with open(power_cut.__file__, encoding="utf-8") as f:
         helper = f.read()
     in_the_way, cuts, unwritable = json.loads(
         mpvm(VM_IN_THE_WAY, files={"/lib/power_cut.py": helper})

@@ -20,7 +20,7 @@ import random
 
 import framebuf
 import pytest
-from positions import position
+from helpers.positions import position
 from spit import keys
 from spit.cards import RANK_COUNT, RANK_NAMES
 from spit.controls import Controls
@@ -421,11 +421,13 @@ def play_and_check(seed, game_name, passes):
     return truth
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_speed_screen_shows_what_the_game_holds(seed):
     play_and_check(seed, "speed", 15_000)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [3, 5, 7])  # layouts 1-5, 1-4 with one pile, 3x5
 def test_the_spit_screen_shows_what_the_game_holds(seed):
     play_and_check(seed, "spit", 15_000)

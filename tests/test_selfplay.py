@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from positions import cards, position
+from helpers.positions import cards, position
 from spit.cpu import LEVELS, Cpu
 from spit.options import CHOICES, Options
 from spit.rules import PHASE_PLAY, PHASE_READY, SPIT_ACTION, Game, play

@@ -12,7 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from host_sim.vm.micropython_vm import run
+
+pytestmark = pytest.mark.micropython_vm
 
 ROOT = Path(__file__).resolve().parent.parent
 

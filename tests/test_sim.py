@@ -30,6 +30,8 @@ from host_sim.sim import terminal
 from host_sim.sim.replay import Replay
 from host_sim.sim.simulated_device import Device, SimulatedClock
 
+pytestmark = pytest.mark.person_path
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEYMAP = sim_keys.char_map()
 # A short CPU game: lightning against lightning, five piles of three, one game.

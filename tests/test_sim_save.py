@@ -5,6 +5,7 @@ games won in the match being played, the matches won and the reaction records, i
 import json
 import os
 
+import pytest
 from spit import keys
 from spit.cards import adjacent
 from spit.controller import TITLE
@@ -13,6 +14,8 @@ from spit.savedata import SaveData
 from host_sim.sim import flags as sim_flags
 from host_sim.sim import simulator as sim
 from host_sim.sim.simulated_device import save_path
+
+pytestmark = pytest.mark.person_path
 
 P1 = 0
 

@@ -293,6 +293,7 @@ for line in run_lines(%d, %d, %r):
 """
 
 
+@pytest.mark.micropython_vm
 def test_two_hundred_speed_games_are_the_same_on_micropython():
     program = _SELF_PLAY % (2026, 200, ("quick", "steady"))
     on_cpython = io.StringIO()
@@ -388,6 +389,7 @@ print(game.NAME, game.plays, game.flips, game.outcome().winner, game.card_count(
 """
 
 
+@pytest.mark.micropython_vm
 def test_a_speed_transcript_replays_on_micropython_as_on_cpython():
     game = speed_selfplay.play_game(7, ("quick", "lightning")).game
     text = Transcript.of(game).text()

@@ -2,8 +2,8 @@
 on the MicroPython VM."""
 
 import pytest
+from helpers.positions import position
 from machine import Pin
-from positions import position
 from spit import keys
 from spit.controls import PLAYED, Controls
 from spit.cpu import LEVEL_NAMES, Cpu
@@ -396,7 +396,7 @@ def test_hardware_setup_captures_with_the_pio_by_default(monkeypatch):
 
     import hardware_setup
     import machine
-    import pio_emulator
+    from helpers import pio_emulator
 
     monkeypatch.setattr(machine, "freq", lambda *hz: 125_000_000, raising=False)
     pio_emulator.install()

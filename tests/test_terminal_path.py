@@ -13,13 +13,15 @@ import time
 
 import pyte
 import pytest
-from person import look_at_text
+from helpers.person import look_at_text
 from spit import keys
 from spit.controller import EAGER_US, READY_US, TITLE_US
 from spit.session import NEXT_MATCH_US
 from test_sim import Terminal, python_sim
 
 from host_sim.sim import keyboard as sim_keys
+
+pytestmark = pytest.mark.person_path
 
 ROWS, COLUMNS = 50, 120  # as ``Terminal`` sets the pty
 SPEED = 16  # the simulation runs this many times faster than the wall clock

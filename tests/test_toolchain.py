@@ -37,14 +37,17 @@ def test_mpy_cross_compiles(source, tmp_path):
     assert (tmp_path / "out.mpy").stat().st_size > 0
 
 
+@pytest.mark.micropython_vm
 def test_vm_is_micropython():
     assert run("import sys; print(sys.implementation.name)") == "micropython\n"
 
 
+@pytest.mark.micropython_vm
 def test_vm_returns_output_exactly():
     assert run("print('a', end='')\nprint()\nprint('b')") == "a\nb\n"
 
 
+@pytest.mark.micropython_vm
 def test_vm_exception_carries_traceback():
     code = "def boom():\n    raise ValueError('no such card')\n\nprint('before')\nboom()\n"
     with pytest.raises(MicroPythonError) as caught:
@@ -57,18 +60,21 @@ def test_vm_exception_carries_traceback():
     assert "_mpvm_exec" not in message
 
 
+@pytest.mark.micropython_vm
 def test_vm_imports_firmware():
     code = "from spit.keys import button_name, button_id, RIGHT\n"
     code += "print(button_name(button_id(1, RIGHT)))"
     assert run(code) == "P2 R\n"
 
 
+@pytest.mark.micropython_vm
 def test_vm_extra_files_and_heap_size():
     files = {"/data/hello.txt": "spit\n", "/lib/extra_mod.py": "WORD = 'slam'\n"}
     code = "import extra_mod\nprint(open('/data/hello.txt').read().strip(), extra_mod.WORD)"
     assert run(code, files=files, heap_kib=256) == "spit slam\n"
 
 
+@pytest.mark.micropython_vm
 def test_vm_exception_under_heap_lock_fails_instead_of_hanging():
     # The port needs the heap to report an escaping exception; the runner unlocks it.
     code = "import micropython\nmicropython.heap_lock()\nmicropython.heap_lock()\nleak = [1]\n"
@@ -107,6 +113,7 @@ def _ticks_table():
     return pairs, adds
 
 
+@pytest.mark.micropython_vm
 def test_ticks_fallback_matches_micropython():
     from spit.ticks import ticks_add, ticks_diff  # CPython: the module's own fallback
 

@@ -1,7 +1,7 @@
 """Transcripts: a game as seed, options and actions, written out and replayed."""
 
 import pytest
-from same_on_cpython import run_on_cpython
+from helpers.same_on_cpython import run_on_cpython
 from spit import speed
 from spit.options import Options
 from spit.rules import (

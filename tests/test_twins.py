@@ -138,6 +138,7 @@ def test_the_vm_runs_the_plain_twins_and_falls_back_only_where_it_cannot_load(mp
     ]
 
 
+@pytest.mark.emulated_pico
 def test_the_pico_loads_machine_code_for_its_cpu_and_falls_back_only_from_another_cpu():
     if firmware_paths() is None:
         pytest.skip("no MicroPython UF2 / RP2040 boot ROM: emulated Pico skipped")

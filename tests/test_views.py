@@ -20,6 +20,8 @@ from host_sim.sim import flags as sim_flags  # noqa: E402
 from host_sim.sim import simulator as sim  # noqa: E402
 from host_sim.sim import window  # noqa: E402
 
+pytestmark = pytest.mark.person_path
+
 P1_SPIT = keys.button_id(0, keys.SPIT)
 NEAR_PASSES = 30  # passes after a change that are all looked at
 

@@ -28,6 +28,8 @@ from host_sim.sim import simulator as sim  # noqa: E402
 from host_sim.sim import window  # noqa: E402
 from host_sim.sim.simulated_device import save_path  # noqa: E402
 
+pytestmark = pytest.mark.person_path
+
 
 @pytest.fixture(autouse=True)
 def no_screen_no_speaker(monkeypatch):

@@ -87,6 +87,7 @@ def test_alloc_emergency_exception_buf_is_recorded():
     assert micropython.emergency_exception_buf_size == 100
 
 
+@pytest.mark.micropython_vm
 def test_fake_agrees_with_the_micropython_vm():
     # The queue is filled from inside a callback, where no other callback runs; the
     # VM's queue is 4 deep (rp2's is 8), so only the error is compared.
