@@ -213,8 +213,10 @@ class Handheld:
         self.buzzer = buzzer
 
     def _break(self):
-        # Between rounds: nobody is racing, and the screen shows a result anyway. The heap
-        # is collected first, so that the save's file and text find room after a game.
+        # Between rounds: nobody is racing, and the screen shows a result anyway. The games
+        # that may come next are imported (an import holds a pass up some 20 ms), then the
+        # heap is collected, so that the save's file and text find room after a game.
+        self.controller.prepare_games()
         gc.collect()
         if self._finished is not None:
             game, times = self._finished, self._finished_times

@@ -1,4 +1,5 @@
-"""Self-play from the command line: CPU against CPU, one JSON line per game, then a summary.
+"""Self-play from the command line: CPU against CPU, one JSON line per game (then, for a
+game of rounds, a summary).
 
     python -m host_sim.cpu_vs_cpu --seed 7 --games 20 --p1 quick --stack on
     python -m host_sim.cpu_vs_cpu --seed 7 --games 20 --vm micropython
@@ -7,13 +8,13 @@
 ``--vm micropython`` runs the very same firmware code (``spit.selfplay.run_lines``)
 inside the MicroPython virtual machine and prints what it printed; the lines are
 byte-identical to the CPython run. The rule flags are built from the firmware's
-option table, so every option the settings menu knows is a flag here too; they are
-Spit's, and ``--game speed`` (``spit.speed_selfplay``) takes none.
+option table, so every option the settings menu knows is a flag here too; a game
+takes those it keeps (its ``KEPT_OPTIONS``: Speed none of Spit's rules).
 """
 
 import sys
 
-from spit import speed_selfplay
+from spit import games
 from spit.cpu import LEVEL_NAMES
 from spit.options import CHOICES
 from spit.selfplay import run_lines
@@ -21,16 +22,21 @@ from spit.selfplay import run_lines
 from host_sim.command_line import OneLineParser, add_rule_options, count, options_of, seed
 
 VMS = ("cpython", "micropython")
-GAMES = ("spit", "speed")
 
 
 def parser():
     parse = OneLineParser(
         prog="python -m host_sim.cpu_vs_cpu",
         name="host_sim.cpu_vs_cpu",
-        description="Play CPU against CPU and print one JSON line per game and a summary.",
+        description="Play CPU against CPU and print one JSON line per game (and a summary).",
     )
-    parse.add_argument("--game", choices=GAMES, default="spit", help="spit|speed (default spit)")
+    names = tuple(games.NAMES)
+    parse.add_argument(
+        "--game",
+        choices=names,
+        default=names[0],
+        help="%s (default %s)" % ("|".join(names), names[0]),
+    )
     parse.add_argument("--seed", type=seed, default=1, help="seed of the run (default 1)")
     parse.add_argument("--games", type=count, default=10, help="games to play (default 10)")
     for seat in (1, 2):
@@ -45,20 +51,13 @@ def parser():
     return parse
 
 
-def vm_code(seed, games, options, levels):
-    """The MicroPython program that prints the same lines as ``run_lines`` (Speed's
-    when ``options`` is None)."""
-    if options is None:
-        return (
-            "from spit.speed_selfplay import run_lines\n"
-            "for line in run_lines(%d, %d, (%r, %r)):\n"
-            "    print(line)\n" % (seed, games, levels[0], levels[1])
-        )
+def vm_code(name, seed, count, options, levels):
+    """The MicroPython program that prints the same lines as ``run_lines``."""
     return (
         "from spit.options import Options\n"
         "from spit.selfplay import run_lines\n"
-        "for line in run_lines(%d, %d, Options.parse(%r), (%r, %r)):\n"
-        "    print(line)\n" % (seed, games, options.text(), levels[0], levels[1])
+        "for line in run_lines(%d, %d, Options.parse(%r), (%r, %r), %r):\n"
+        "    print(line)\n" % (seed, count, options.text(), levels[0], levels[1], name)
     )
 
 
@@ -74,18 +73,18 @@ def main(argv=None):
     args = parse.parse_args(argv)
     options = options_of(args)
     levels = (args.p1, args.p2)
-    if args.game == "speed":
-        given = [name for name, values in CHOICES if getattr(args, name) != values[0]]
-        if given:
-            parse.error("--game speed takes no rule options (given: --%s)" % " --".join(given))
-        options = None
+    kept = games.rules(args.game).KEPT_OPTIONS
+    given = [
+        name for name, values in CHOICES if name not in kept and getattr(args, name) != values[0]
+    ]
+    if given:
+        parse.error(
+            "--game %s takes no rule options (given: --%s)" % (args.game, " --".join(given))
+        )
     if args.vm == "micropython":
-        sys.stdout.write(run_in_vm(vm_code(args.seed, args.games, options, levels)))
-    elif options is None:
-        for line in speed_selfplay.run_lines(args.seed, args.games, levels):
-            print(line)
+        sys.stdout.write(run_in_vm(vm_code(args.game, args.seed, args.games, options, levels)))
     else:
-        for line in run_lines(args.seed, args.games, options, levels):
+        for line in run_lines(args.seed, args.games, options, levels, args.game):
             print(line)
 
 

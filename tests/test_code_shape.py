@@ -12,7 +12,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(REPO, "firmware")
 
 # The longest firmware files today: spit/controller.py (the game flow over the screens)
-# and spit/rules.py (the game).
+# and spit/spit.py (the game).
 FILE_LINES_MAX = 760
 COMPLEXITY_MAX = 17
 

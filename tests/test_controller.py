@@ -21,19 +21,11 @@ from spit.controller import (
     TITLE,
     TITLE_US,
 )
+from spit.games import MOVE, PHASE_DEALING, PHASE_OVER, PHASE_PLAY, PHASE_READY, kind_of, player_of
 from spit.pace import TAKE
-from spit.rules import (
-    MOVE,
-    PHASE_DEALING,
-    PHASE_OVER,
-    PHASE_PLAY,
-    PHASE_READY,
-    SPIT_ACTION,
-    kind_of,
-    player_of,
-)
 from spit.savedata import SaveData
 from spit.session import NEXT_GAME_US, NEXT_MATCH_US, NO_WINS
+from spit.spit import SPIT_ACTION
 from spit.static_screens import match_code
 
 P1_SPIT = keys.button_id(0, keys.SPIT)
@@ -750,7 +742,7 @@ class CountingScreen(Screen):
 
 
 def test_passes_leave_a_drawn_play_screen_alone_until_something_happens():
-    from spit.rules import Game
+    from spit.spit import Game
 
     device = Device()
     device.screen = screen = CountingScreen()
@@ -844,7 +836,7 @@ def test_a_due_press_moves_the_game_before_the_screen_draws_alone():
 
 def test_the_pass_that_deals_the_next_round_leaves_the_last_one_s_end_to_the_next():
     from helpers.positions import position
-    from spit.rules import PHASE_DEALING, PHASE_SLAP, slap
+    from spit.games import PHASE_DEALING, PHASE_SLAP, slap
 
     clock, pace, screen, controller = _paced_controller()
     controller.new_match(1000)

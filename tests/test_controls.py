@@ -21,9 +21,10 @@ from spit.controls import (
     Contest,
     Controls,
 )
+from spit.games import PHASE_PLAY, PHASE_READY, PHASE_SLAP
 from spit.pen import CODED
 from spit.rng import Rng
-from spit.rules import PHASE_PLAY, PHASE_READY, PHASE_SLAP, Game
+from spit.spit import Game
 
 P1, P2 = 0, 1
 

@@ -3,15 +3,13 @@ model, and that whatever it chooses is legal."""
 
 import pytest
 from helpers.positions import cards, position
-from spit.cpu import HAND_MS, LEVEL_NAMES, LEVELS, Cpu, level_named
-from spit.options import Options
-from spit.rules import (
+from spit import games, spit_cpu
+from spit.cpu import HAND_MS, LEVEL_NAMES, LEVELS, LOOKING, CpuPlayer, level_named
+from spit.games import (
     PHASE_PLAY,
     PHASE_READY,
     PHASE_SLAP,
     PLAY,
-    SPIT_ACTION,
-    Game,
     first_of,
     kind_of,
     move,
@@ -19,18 +17,21 @@ from spit.rules import (
     player_of,
     slap,
 )
+from spit.options import Options
 from spit.selfplay import Race, game_seed
+from spit.spit import SPIT_ACTION, Game
+from spit.spit_cpu import SpitCpu
 
 P1, P2 = 0, 1
 A, B = 0, 1  # spit piles: a is player 1's, b player 2's
 
 
 def careful(seat=P1):
-    return Cpu(seat, "lightning")
+    return SpitCpu(seat, "lightning")
 
 
 def careless(seat=P1):
-    cpu = Cpu(seat, "relaxed")
+    cpu = SpitCpu(seat, "relaxed")
     cpu.careful = False
     return cpu
 
@@ -176,7 +177,7 @@ def test_one_pile_slap_is_on_the_only_pile():
 
 def test_reaction_times_are_the_same_for_the_same_seed():
     def draws(seat, seed):
-        cpu = Cpu(seat, "steady", seed)
+        cpu = SpitCpu(seat, "steady", seed)
         return [cpu.reaction_ms() for _ in range(50)]
 
     assert draws(P1, 7) == draws(P1, 7)
@@ -189,8 +190,8 @@ def test_a_reaction_drawn_ahead_is_the_one_drawn_at_the_look():
     # of its own on the chip); the generator's draws still come in the same order, so the
     # times and the care are the ones drawn at the look.
     game = Game(4)
-    plain = Cpu(P1, "relaxed", 7)
-    ahead = Cpu(P1, "relaxed", 7)
+    plain = SpitCpu(P1, "relaxed", 7)
+    ahead = SpitCpu(P1, "relaxed", 7)
     for k in range(60):
         if k % 3:
             assert ahead.looking(), "a reaction to draw is a look to go on with"
@@ -208,7 +209,7 @@ def test_a_reaction_drawn_ahead_is_the_one_drawn_at_the_look():
 
 @pytest.mark.parametrize("level", LEVELS, ids=LEVEL_NAMES)
 def test_reaction_times_match_the_level(level):
-    cpu = Cpu(P1, level, seed=99)
+    cpu = SpitCpu(P1, level, seed=99)
     times = [cpu.reaction_ms() for _ in range(5000)]
     mean = sum(times) / len(times)
     spread = (sum((t - mean) ** 2 for t in times) / len(times)) ** 0.5
@@ -220,7 +221,7 @@ def test_reaction_times_match_the_level(level):
 
 @pytest.mark.parametrize("level", LEVELS, ids=LEVEL_NAMES)
 def test_careful_looks_come_as_often_as_the_level_says(level):
-    cpu = Cpu(P1, level, seed=5)
+    cpu = SpitCpu(P1, level, seed=5)
     looks = 4000
     count = 0
     for _ in range(looks):
@@ -238,10 +239,24 @@ def test_levels_are_named_for_players_and_get_faster():
         level_named("expert")
 
 
+@pytest.mark.parametrize("name", games.NAMES)
+def test_every_games_cpu_player_is_the_shared_machinery_with_a_choice_of_its_own(name):
+    player = games.rules(name).cpu_player()
+    assert issubclass(player, CpuPlayer) and "_choose_part" in player.__dict__
+    for method in ("glance", "looking", "done"):  # the table's calls of every pass
+        assert player.__dict__[method] is CpuPlayer.__dict__[method], "a lookup less a call"
+    salts = {games.rules(other).cpu_player().SALT for other in games.NAMES}
+    assert len(salts) == len(games.NAMES), "each game's CPU draws from streams of its own"
+
+
+def test_spits_cpu_marks_a_choice_to_go_on_as_the_machinery_reads_it():
+    assert spit_cpu._LOOKING == LOOKING  # a const of its own: inlined by the compiler
+
+
 def test_cpu_draws_never_touch_the_deal():
     game = Game(21)
     state = game.rng.state
-    cpu = Cpu(P1, "relaxed", seed=21)
+    cpu = SpitCpu(P1, "relaxed", seed=21)
     for _ in range(10):
         cpu.reaction_ms()
         cpu.look(game, 0)
@@ -250,7 +265,7 @@ def test_cpu_draws_never_touch_the_deal():
 
 def test_the_same_choice_keeps_its_time_and_a_new_one_starts_a_new_reaction():
     game = position(["7H", "KC"], ["2C 5C"], ["6S", "JD"])
-    cpu = Cpu(P2, "steady", seed=3)
+    cpu = SpitCpu(P2, "steady", seed=3)
     assert cpu.look(game, 0) and cpu.action == play(P2, 0, A)
     due = cpu.due
     assert due >= level_named("steady").floor_ms
@@ -263,7 +278,7 @@ def test_the_same_choice_keeps_its_time_and_a_new_one_starts_a_new_reaction():
 
 def test_a_moving_hand_is_not_stopped():
     game = position(["7H", "KC"], ["2C 5C"], ["6S", "JD"])
-    cpu = Cpu(P2, "steady", seed=3)
+    cpu = SpitCpu(P2, "steady", seed=3)
     cpu.look(game, 0)
     game.apply(play(P1, 0, A))
     assert not cpu.look(game, cpu.due - HAND_MS)
@@ -297,12 +312,12 @@ def test_a_look_spreads_over_glances_of_one_fitting_slot_each():
 
 def test_a_look_whose_table_moves_on_starts_again():
     game = position(["7H", "KC"], ["2C 5C", "9S"], ["6S", "JD"])
-    cpu = Cpu(P2, "steady", seed=3)
+    cpu = SpitCpu(P2, "steady", seed=3)
     assert not cpu.glance(game, 0)
     game.apply(play(P1, 0, A))  # 7H covers 6S: 5C no longer fits
     while not cpu.glance(game, 0):
         pass
-    fresh = Cpu(P2, "steady", seed=3)
+    fresh = SpitCpu(P2, "steady", seed=3)
     fresh.look(game, 0)
     assert cpu.action == fresh.action == move(P2, 0, 2)
 
@@ -316,7 +331,7 @@ def test_every_choice_is_legal_and_nothing_is_missed(options):
     for index in range(6):
         seed = game_seed(41, index)
         game = Game(seed, Options.parse(options))
-        cpus = (Cpu(P1, "quick", seed), Cpu(P2, "relaxed", seed))
+        cpus = (SpitCpu(P1, "quick", seed), SpitCpu(P2, "relaxed", seed))
         race = Race(game, cpus)
         while True:
             for cpu in cpus:

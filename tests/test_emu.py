@@ -70,7 +70,7 @@ def test_firmware_reaches_the_board_and_imports(board):
 
 def test_mpy_format_is_the_one_the_board_accepts(board):
     board_mpy = int(board.exec("import sys\nprint(sys.implementation._mpy)"))
-    header = board_files(main=False)["spit/rules.mpy"][:4]
+    header = board_files(main=False)["spit/spit.mpy"][:4]
     assert header[:1] == b"M"
     assert header[1] == board_mpy & 0xFF  # the .mpy format version
     if header[2] >> 2:  # native code: the sub-version and architecture must match too

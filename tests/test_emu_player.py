@@ -13,12 +13,13 @@ import pytest
 from helpers.person import match_line, match_lines
 from spit import keys
 from spit.controls import DEFAULT_RACE_WINDOW_US
-from spit.cpu import Cpu
+from spit.games import MOVE, PHASE_PLAY, PHASE_SLAP, kind_of
 from spit.options import Options
-from spit.rules import MOVE, PHASE_PLAY, PHASE_SLAP, SPIT_ACTION, kind_of
 from spit.savedata import SaveData
 from spit.session import NEXT_MATCH_US
 from spit.speed_cpu import SpeedCpu
+from spit.spit import SPIT_ACTION
+from spit.spit_cpu import SpitCpu
 
 from host_sim.emu.emulated_pico import EmulatedPico, firmware_paths
 from host_sim.emu.fs_image import board_files, capture_setup
@@ -156,7 +157,7 @@ def test_from_power_on_to_a_persons_first_card_played(tmp_path):
         until_the_round_opens(face)
         dealt = face.picture()
         table = face.mirror.device.session.table
-        cpus = (Cpu(P1), Cpu(P2))
+        cpus = (SpitCpu(P1), SpitCpu(P2))
         while table.game.plays == 0:  # a deal may need a gap filled, or a spit, first
             play_next(face, table, cpus)
         face.until(lambda: face.picture() != dealt, SCREEN_US, "the card on its pile")
@@ -285,7 +286,7 @@ def test_a_whole_match_to_the_match_result(tmp_path):
     options, files = single_game_settings()
     with board(files) as pico:
         face = power_on(pico, str(tmp_path), options)
-        cpus = (Cpu(P1, "lightning"), Cpu(P2, "lightning"))
+        cpus = (SpitCpu(P1, "lightning"), SpitCpu(P2, "lightning"))
         face.press(P1_SPIT)
         face.until_screen("ready", SCREEN_US)
         shown = play_to_the_match_result(face, cpus)

@@ -145,7 +145,7 @@ import framebuf, gc, hashlib, time
 from spit import big_text, pen, twins
 from spit.controls import Controls
 from spit.render import Renderer
-from spit.rules import Game
+from spit.spit import Game
 
 
 class Digest:
@@ -259,7 +259,7 @@ import framebuf
 import hardware_setup
 from spit.controls import Controls
 from spit.render import Renderer
-from spit.rules import Game
+from spit.spit import Game
 
 game = Game(%(seed)d)
 for _ in range(%(steps)d):
@@ -289,7 +289,7 @@ def _play_screen_on_the_host(seed, steps):
     import framebuf
     from spit.controls import Controls
     from spit.render import Renderer
-    from spit.rules import Game
+    from spit.spit import Game
 
     from host_sim.display.wiring import wired_display
 

@@ -21,7 +21,7 @@ from spit import big_text, fits, fits_native, ink, pen, twins
 from spit.cards import FITS, RANK_COUNT, adjacent
 from spit.controls import Controls
 from spit.render import Renderer
-from spit.rules import RoundEnd
+from spit.spit import RoundEnd
 from test_render import Screen
 
 from host_sim.vm.micropython_vm import FIRMWARE

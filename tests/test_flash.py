@@ -56,6 +56,7 @@ def built_py_fixture(tmp_path_factory):
 
 # --- the build ----------------------------------------------------------------------------
 
+
 def test_build_compiles_every_module_but_main(built):
     expected = {"/main.py"}
     for source in compiling.sources():
@@ -96,9 +97,15 @@ def test_a_module_that_does_not_compile_stops_the_build(tmp_path, monkeypatch):
 
 # --- which board can take it --------------------------------------------------------------
 
+
 def pico(version=(1, 28, 0), mpy=PICO_MPY, platform="rp2"):
-    return {"version": version, "mpy": mpy, "platform": platform,
-            "machine": "Raspberry Pi Pico with RP2040", "free": 1 << 20}
+    return {
+        "version": version,
+        "mpy": mpy,
+        "platform": platform,
+        "machine": "Raspberry Pi Pico with RP2040",
+        "free": 1 << 20,
+    }
 
 
 def test_micropython_1_28_on_a_pico_takes_the_build(built):
@@ -121,7 +128,8 @@ def test_native_code_needs_the_same_sub_version():
     native = {"/fast.mpy": b"M\x06\x13\x1f"}  # 6.3, armv6m
     assert compatibility.incompatibility(pico(), native) is None
     message = compatibility.incompatibility(
-        pico(version=(1, 22, 2), mpy=6 | 2 << 8 | 4 << 10), native)
+        pico(version=(1, 22, 2), mpy=6 | 2 << 8 | 4 << 10), native
+    )
     assert "format 6.3 with armv6m code" in message
     assert "from 1.23 on" in message
 
@@ -139,12 +147,17 @@ def test_the_probe_runs_on_micropython(mpvm):
 
 # --- what changes on the board ------------------------------------------------------------
 
+
 def test_plan_copies_changed_files_and_removes_only_stale_firmware():
-    files = {"/main.py": b"main", "/spit/rules.mpy": b"rules", "/spit/cards.mpy": b"cards",
-             "/hardware_setup.mpy": b"pins"}
+    files = {
+        "/main.py": b"main",
+        "/spit/spit.mpy": b"rules",
+        "/spit/cards.mpy": b"cards",
+        "/hardware_setup.mpy": b"pins",
+    }
     on_board = {
         "/main.py": flashing.sha256(b"old main"),
-        "/spit/rules.mpy": flashing.sha256(b"rules"),
+        "/spit/spit.mpy": flashing.sha256(b"rules"),
         "/spit/gone.mpy": "aa",  # a module the firmware no longer has
         "/spit/cards.py": "bb",  # would shadow the new cards.mpy
         "/hardware_setup.py": "cc",  # likewise, at the top level
@@ -154,17 +167,18 @@ def test_plan_copies_changed_files_and_removes_only_stale_firmware():
     }
     upload, unchanged, remove = flashing.plan(files, on_board, ["/handheld.mpy", "/main.py"])
     assert upload == ["/hardware_setup.mpy", "/main.py", "/spit/cards.mpy"]
-    assert unchanged == ["/spit/rules.mpy"]
+    assert unchanged == ["/spit/spit.mpy"]
     assert remove == ["/handheld.mpy", "/hardware_setup.py", "/spit/cards.py", "/spit/gone.mpy"]
 
 
 def test_module_names_leave_out_main_and_the_fast_twins():
-    files = ["/main.py", "/spit/__init__.mpy", "/spit/rules.mpy", "/hardware_setup.py"]
+    files = ["/main.py", "/spit/__init__.mpy", "/spit/spit.mpy", "/hardware_setup.py"]
     files += ["/spit/fits.mpy", "/spit/fits_native.mpy", "/drivers/window_viper.mpy"]
-    assert flashing.module_names(files) == ["hardware_setup", "spit", "spit.fits", "spit.rules"]
+    assert flashing.module_names(files) == ["hardware_setup", "spit", "spit.fits", "spit.spit"]
 
 
 # --- flashing a board ---------------------------------------------------------------------
+
 
 @pytest.mark.micropython_vm
 def test_flash_installs_verifies_and_keeps_saved_data(built):
@@ -203,8 +217,8 @@ def test_a_module_that_fails_to_import_leaves_the_old_firmware(built_py):
     old = {"/main.py": b"print('old game')\n", "/spit/__init__.py": b""}
     board = FakeBoard({**KEEP, **old})
     broken = dict(built_py)
-    broken["/spit/rules.py"] = b"raise ImportError('rules are missing')\n"
-    with pytest.raises(errors.FlashError, match="spit.rules: ImportError: rules are missing"):
+    broken["/spit/spit.py"] = b"raise ImportError('rules are missing')\n"
+    with pytest.raises(errors.FlashError, match="spit.spit: ImportError: rules are missing"):
         flashing.flash(board, broken, say=quiet)
     live = {p: d for p, d in board.files.items() if not p.startswith(scripts.STAGING)}
     assert live == {**KEEP, **old}
@@ -217,7 +231,7 @@ def test_a_swap_cut_short_leaves_no_main_py_to_fail():
     # main.py is gone and the board boots to the REPL instead of into a mixed firmware.
     staged = {scripts.STAGING + "/main.py": b"new", scripts.STAGING + "/spit/cards.mpy": b"new"}
     board = FakeBoard({**KEEP, "/main.py": b"old", "/spit/cards.mpy": b"old", **staged})
-    paths = ["/main.py", "/spit/cards.mpy", "/spit/rules.mpy"]
+    paths = ["/main.py", "/spit/cards.mpy", "/spit/spit.mpy"]
     with pytest.raises(errors.BoardError, match="OSError"):
         board.run(scripts.swap_script(paths, []))
     assert "/main.py" not in board.files
@@ -229,14 +243,14 @@ class DamagingBoard(FakeBoard):
     """Loses a byte of one file on the way, as a flaky cable might."""
 
     def write(self, path, data):
-        super().write(path, data[:-1] if path.endswith("/rules.mpy") else data)
+        super().write(path, data[:-1] if path.endswith("/spit/spit.mpy") else data)
 
 
 @pytest.mark.micropython_vm
 def test_a_file_damaged_on_the_wire_is_caught_before_install(built):
     board = DamagingBoard(dict(KEEP), version=(1, 26, 0))
     lines = []
-    with pytest.raises(errors.FlashError, match="arrived damaged: spit/rules.mpy"):
+    with pytest.raises(errors.FlashError, match="arrived damaged: spit/spit.mpy"):
         flashing.flash(board, built, say=lines.append)
     assert "/main.py" not in board.files and board.resets == 0
     # 1.26 reads the same format; the tool only notes the release the firmware is made for.
@@ -286,7 +300,7 @@ def test_make_pull_copies_the_finished_games_and_says_where(plugged_in, capsys):
     assert out.splitlines() == [
         "Copied 2 finished games' transcripts from the board into transcripts/: game-2.txt,"
         " game-10.txt",
-        "Replay one: make sim ARGS=\"--replay transcripts/game-10.txt\"",
+        'Replay one: make sim ARGS="--replay transcripts/game-10.txt"',
         "Restarting the board.",
     ]
     assert sorted(os.listdir(folder)) == ["game-10.txt", "game-2.txt"]
@@ -338,6 +352,7 @@ def test_make_pull_into_a_folder_that_cannot_be_one_is_one_line(plugged_in, caps
 
 # --- make repl ----------------------------------------------------------------------------
 
+
 def test_make_repl_says_how_the_game_comes_back(monkeypatch, capsys):
     calls = []
     monkeypatch.setenv("PORT", "/dev/ttyACM0")
@@ -354,6 +369,7 @@ def test_make_repl_says_how_the_game_comes_back(monkeypatch, capsys):
 
 # --- no board -----------------------------------------------------------------------------
 
+
 def _no_board_here():
     if serial_board.find_port() is not None:
         pytest.skip("a serial device is connected to this machine")
@@ -365,8 +381,11 @@ class Port:
 
 
 def test_find_port_prefers_a_raspberry_pi_device():
-    ports = [Port("/dev/ttyS0", None, None), Port("/dev/ttyACM0", 0x2341, 0x43),
-             Port("/dev/ttyACM1", 0x2E8A, 0x0005)]
+    ports = [
+        Port("/dev/ttyS0", None, None),
+        Port("/dev/ttyACM0", 0x2341, 0x43),
+        Port("/dev/ttyACM1", 0x2E8A, 0x0005),
+    ]
     assert serial_board.find_port(ports) == "/dev/ttyACM1"
     assert serial_board.find_port(ports[:2]) == "/dev/ttyACM0"
     assert serial_board.find_port(ports[:1]) is None
@@ -376,8 +395,14 @@ def test_find_port_prefers_a_raspberry_pi_device():
 def test_make_target_without_a_board_says_so(target):
     _no_board_here()
     env = {k: v for k, v in os.environ.items() if k not in ("PORT", "MAKEFLAGS")}
-    proc = subprocess.run(["make", "-s", target], cwd=compiling.REPO, env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        ["make", "-s", target],
+        cwd=compiling.REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode != 0
     assert "No board found: no MicroPython board is connected by USB." in proc.stderr
     assert "make %s PORT=/dev/ttyACM0" % target in proc.stderr
@@ -386,8 +411,14 @@ def test_make_target_without_a_board_says_so(target):
 def test_no_board_exit_status():
     _no_board_here()
     env = {k: v for k, v in os.environ.items() if k != "PORT"}
-    proc = subprocess.run([sys.executable, "-m", "host_sim.board"], cwd=compiling.REPO, env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "host_sim.board"],
+        cwd=compiling.REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == errors.EXIT_NO_BOARD
     assert proc.stdout == ""
 
@@ -416,11 +447,13 @@ def test_a_port_that_does_not_answer_is_one_line_and_nothing_else(
 
 # --- firmware/package.json ----------------------------------------------------------------
 
+
 def test_package_json_lists_every_firmware_file():
     with open(os.path.join(compiling.FIRMWARE, "package.json"), encoding="utf-8") as f:
         text = f.read()
     assert text == package_json.mip_manifest(), (
-        "run .venv/bin/python -m host_sim.board package-json")
+        "run .venv/bin/python -m host_sim.board package-json"
+    )
     manifest = json.loads(text)
     assert sorted(target for target, _ in manifest["urls"]) == sorted(compiling.sources())
     assert manifest["version"]
@@ -449,8 +482,8 @@ def test_mpremote_mip_installs_the_firmware_at_the_board_root():
     # What `mpremote mip install --target= firmware/package.json` does.
     mip._install_json(board, manifest, "unused-index", "", None, False)
     assert set(board.files) == {"/" + source for source in compiling.sources()}
-    with open(os.path.join(compiling.FIRMWARE, "spit", "rules.py"), "rb") as f:
-        assert board.files["/spit/rules.py"] == f.read()
+    with open(os.path.join(compiling.FIRMWARE, "spit", "spit.py"), "rb") as f:
+        assert board.files["/spit/spit.py"] == f.read()
 
 
 # --- MicroPython 1.28 itself, on the emulated Pico, through mpremote ----------------------
@@ -545,9 +578,14 @@ def test_ctrl_d_in_make_repl_starts_the_game_again():
             terminal, side = pty.openpty()
             env = {k: v for k, v in os.environ.items() if k != "MAKEFLAGS"}
             env["PORT"] = path
-            repl = subprocess.Popen([sys.executable, "-m", "host_sim.board", "repl"],
-                                    cwd=compiling.REPO, env=env, stdin=side, stdout=side,
-                                    stderr=side)
+            repl = subprocess.Popen(
+                [sys.executable, "-m", "host_sim.board", "repl"],
+                cwd=compiling.REPO,
+                env=env,
+                stdin=side,
+                stdout=side,
+                stderr=side,
+            )
             os.close(side)
             try:
                 said = _read_until(terminal, b">>> ", 120)

@@ -156,7 +156,7 @@ EVERY_PRESS = {
         "Controls._note_stuck",
         "Contest.note",
     ],
-    "spit/rules.py": [
+    "spit/spit.py": [
         "Game.apply",
         "Game.try_play",
         "Game.move_if_allowed",
@@ -174,7 +174,6 @@ EVERY_PRESS = {
         "Game.apply",
         "Game.check",
         "Game.try_play",
-        "Game.move_if_allowed",
         "Game.play_refusal",
         "Game.own_call",
         "Game._play",
@@ -182,11 +181,17 @@ EVERY_PRESS = {
         "Game._gather_step",
         "Game._take_ready",
         "Game.prepare_spit",
-        "Game.top",
         "Game.is_stuck",
         "Game.is_out",
         "Game.can_play",
         "Game._know",
+    ],
+    "spit/games.py": [
+        "Rules.top",
+        "Rules.stock_top",
+        "Rules.stock_count",
+        "Rules.held",
+        "Rules.move_if_allowed",
     ],
     "spit/controller.py": [
         "Controller._on_event",

@@ -8,8 +8,8 @@ from handheld import Handheld
 from machine import Pin
 from spit import keys
 from spit.controller import ERROR_US, MATCH
+from spit.games import PHASE_OVER, PHASE_PLAY
 from spit.render import Renderer
-from spit.rules import PHASE_OVER, PHASE_PLAY
 from spit.savedata import SaveData
 
 from host_sim.display.wiring import wired_display
@@ -73,7 +73,7 @@ def test_no_press_of_a_whole_cpu_match_allocates_on_micropython(mpvm, options):
 # Every pass of play of a whole CPU match (begun with the play screen up, the game in play
 # or waiting for its slap) run with the heap locked, regions a call as on the device.
 _LOCKED_PLAY = """
-from spit.rules import PHASE_PLAY, PHASE_SLAP
+from spit.games import PHASE_PLAY, PHASE_SLAP
 from spit.screens import PLAY
 
 renderer.regions_per_call = 1
@@ -121,7 +121,8 @@ def test_no_pass_of_play_of_a_whole_cpu_match_allocates_on_micropython(mpvm, opt
 # (``rules.room_for_a_round``).
 _LOCKED_MATCH = """
 import spit.controls
-import spit.rules
+import spit.games
+import spit.spit
 from spit.pace import HEAP
 from spit.session import Session
 
@@ -144,7 +145,7 @@ def unlocked_call(name, f, a=None, b=None):  # no *args: a tuple, made while loc
         micropython.heap_lock()
 
 
-_new_game, _break, _room = Session._new_game, controller.on_break, spit.rules.room_for_a_round
+_new_game, _break, _room = Session._new_game, controller.on_break, spit.spit.room_for_a_round
 
 
 def new_game(session):
@@ -156,14 +157,14 @@ def take_break():
 
 
 def room(items, had):
-    if not locked[0] or had - len(items) >= spit.rules.ROUND_ACTIONS:
+    if not locked[0] or had - len(items) >= spit.games.ROUND_ACTIONS:
         return _room(items, had)
     return unlocked_call("room", _room, items, had)
 
 
 Session._new_game = new_game
 controller.on_break = take_break
-spit.rules.room_for_a_round = spit.controls.room_for_a_round = room
+spit.spit.room_for_a_round = spit.controls.room_for_a_round = room
 passes = {}
 
 

@@ -6,9 +6,9 @@ import pytest
 from helpers.positions import all_cards
 from spit import keys
 from spit.cards import DECK_SIZE
+from spit.games import MOVE, PHASE_DEALING, PLAY, kind_of, player_of
 from spit.options import Options
 from spit.rng import Rng
-from spit.rules import MOVE, PHASE_DEALING, PLAY, kind_of, player_of
 
 from host_sim.sim.simulator import Device, SimulatedClock
 

@@ -4,8 +4,8 @@ session and personal records, and merging into the saved data."""
 from helpers.positions import names, position
 from spit import keys
 from spit.controls import MOVED, PLAYED, SPAT, Controls
+from spit.games import PHASE_SLAP, play
 from spit.reactions import Reactions, Record
-from spit.rules import PHASE_SLAP, play
 from spit.savedata import REACTION_MAX_MS, REACTION_MIN_MS, RECENT, SaveData
 from spit.ticks import TICKS_PERIOD, ticks_add
 

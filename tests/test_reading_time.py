@@ -11,8 +11,8 @@ import pytest
 from spit.controller import ERROR_US, ROUND_RESULT_US, TITLE_US
 from spit.layout import ERROR_COLUMNS, ERROR_ROWS
 from spit.render import Renderer
-from spit.rules import RoundEnd
 from spit.session import NEXT_GAME_US, NEXT_MATCH_US
+from spit.spit import RoundEnd
 from spit.static_screens import StaticScreens
 
 from host_sim.display.wiring import wired_display

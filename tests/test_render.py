@@ -21,16 +21,17 @@ from helpers.positions import position
 from spit import layout, pen, speed
 from spit.cards import RANK_COUNT, parse_card
 from spit.controls import Controls
-from spit.cpu import Cpu
+from spit.games import PHASE_DEALING, PHASE_PLAY, PHASE_SLAP, play
 from spit.options import Options
 from spit.pace import ANSWER, HEAP, TAKE
 from spit.pen import DIM, EDGE, FELT, HIGHLIGHT, RED, SHADOW, WHITE, colour
 from spit.pictures import RANKS, RED_SUITS, SUITS
 from spit.play_regions import Regions
 from spit.render import Renderer
-from spit.rules import PHASE_DEALING, PHASE_PLAY, PHASE_SLAP, SPIT_ACTION, Game, RoundEnd, play
 from spit.self_test_screen import COLOUR_BARS
 from spit.selfplay import Race
+from spit.spit import SPIT_ACTION, Game, RoundEnd
+from spit.spit_cpu import SpitCpu
 from spit.static_screens import wrap
 
 from host_sim.bench import renderer as bench_display
@@ -247,7 +248,7 @@ def test_a_region_a_call_sends_the_pile_first_then_the_slot_card_then_its_edges(
 
 def test_frames_spread_over_calls_end_on_the_same_screen():
     game = Game(4)
-    race = Race(game, (Cpu(0, "quick", 4), Cpu(1, "quick", 4)))
+    race = Race(game, (SpitCpu(0, "quick", 4), SpitCpu(1, "quick", 4)))
     controls = Controls(game)
     whole, spread = Screen(), Screen()
     at_once, bit_by_bit = Renderer(whole, framebuf), Renderer(spread, framebuf)
@@ -556,7 +557,7 @@ def test_the_margin_banner_shows_then_clears_with_the_next_round():
     controls.contest.set(1, 310, False)  # as a lost race sets it
     renderer.play(game, controls)
     assert message_rows(screen) == text_row("P2 by 0.31 ms", WHITE)
-    cpus = (Cpu(0, "quick", 5), Cpu(1, "quick", 5))
+    cpus = (SpitCpu(0, "quick", 5), SpitCpu(1, "quick", 5))
     race = Race(game, cpus)
     # No frame in between: nothing but the new round may take the banner away.
     while game.round == 0 or game.phase != PHASE_PLAY or game.is_stuck():
@@ -639,6 +640,7 @@ def test_a_screen_drawn_over_another_looks_as_if_drawn_on_its_own():
 
 # -- on the MicroPython VM -------------------------------------------------------------
 
+
 def printed_on_cpython(script):
     """The lines a VM script prints, run here on CPython instead."""
     lines = []
@@ -653,12 +655,15 @@ def printed_on_cpython(script):
 def play_set_out(regions):
     """A VM script's start: the play screen of a game just opened, drawn ``regions`` a
     call (0: whole), with nothing recorded but the bytes sent."""
-    return SCREEN + """
+    return (
+        SCREEN
+        + """
 import framebuf, micropython
 from spit.controls import Controls
 from spit.options import Options
 from spit.render import Renderer
-from spit.rules import Game, PLAY, SPIT_ACTION
+from spit.games import PLAY
+from spit.spit import Game, SPIT_ACTION
 
 screen = Screen()
 screen.record = False
@@ -669,7 +674,9 @@ controls = Controls(game)
 cpus = (False, True)
 game.apply(SPIT_ACTION)
 renderer.play(game, controls, cpus)  # sets the table out: allocates once
-""" % regions
+"""
+        % regions
+    )
 
 
 NO_ALLOCATION = (
@@ -732,7 +739,8 @@ LOCKED_PLAY = (
     + """
 from spit.controls import Controls
 from spit.options import Options
-from spit.rules import Game, PLAY, SPIT_ACTION
+from spit.games import PLAY
+from spit.spit import Game, SPIT_ACTION
 
 
 def frame(game, controls):
@@ -775,7 +783,7 @@ def test_the_play_screen_draws_with_the_heap_locked_on_micropython(mpvm):
 LOCKED_STATIC = (
     LOCKED_RENDERER
     + """
-from spit.rules import RoundEnd
+from spit.spit import RoundEnd
 
 called = [True, False]
 wins = [1, 0]
@@ -842,7 +850,7 @@ STATIC_AGAIN = (
     + """
 import framebuf, micropython
 from spit.render import Renderer
-from spit.rules import RoundEnd
+from spit.spit import RoundEnd
 
 screen = Screen()
 screen.record = False
@@ -892,7 +900,7 @@ EVERY_SCREEN_LOCKED = (
 import gc, framebuf
 from spit.pace import HEAP
 from spit.render import Renderer
-from spit.rules import RoundEnd
+from spit.spit import RoundEnd
 
 screen = Screen()
 screen.record = False
@@ -1044,7 +1052,7 @@ import binascii, framebuf
 from spit.controls import Controls
 from spit.options import Options
 from spit.render import Renderer
-from spit.rules import Game, RoundEnd, SPIT_ACTION
+from spit.spit import Game, RoundEnd, SPIT_ACTION
 
 screen = Screen()
 renderer = Renderer(screen, framebuf)
@@ -1258,7 +1266,7 @@ def test_a_whole_game_keeps_within_the_display_budget():
 def test_every_incremental_frame_equals_a_full_redraw(seed, options):
     game = Game(seed, Options.parse(options))
     controls = Controls(game)
-    race = Race(game, (Cpu(0, "quick", seed), Cpu(1, "quick", seed)))
+    race = Race(game, (SpitCpu(0, "quick", seed), SpitCpu(1, "quick", seed)))
     screen = Screen()
     renderer = Renderer(screen, framebuf)
     steps = 0
@@ -1363,7 +1371,7 @@ STATIC_STEPS = (
     LOCKED_RENDERER
     + """
 import gc
-from spit.rules import RoundEnd
+from spit.spit import RoundEnd
 
 end = RoundEnd(0, 1, [12, 9], [0, 20], [33, 19])
 

@@ -6,7 +6,7 @@ import json
 import os
 
 import pytest
-from spit.rules import PHASE_OVER
+from spit.games import PHASE_OVER  # noqa: E402
 
 from host_sim.sim import flags as sim_flags
 from host_sim.sim import simulator as sim

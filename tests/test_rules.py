@@ -7,31 +7,33 @@ gives a position whose packs hold only the cards named.
 import pytest
 from helpers.positions import all_cards, cards, locate, names, position, snapshot
 from spit.cards import DECK_SIZE, adjacent, parse_card
-from spit.options import CHOICES, Options
-from spit.rules import (
-    LOWEST_SCORE,
+from spit.games import (
     NO_CARD,
     NO_FIT,
     NO_PILE,
     NOT_NOW,
-    NOTHING_TO_SPIT,
-    OUT_OF_CARDS,
     PHASE_DEALING,
     PHASE_OVER,
     PHASE_PLAY,
     PHASE_READY,
     PHASE_SLAP,
-    SAME_SLOT,
-    SLOT_TAKEN,
-    SPIT_ACTION,
-    WINNER_PICKS,
-    Game,
     IllegalActionError,
     InvalidActionError,
     move,
     play,
     room_for_a_round,
     slap,
+)
+from spit.options import CHOICES, Options
+from spit.spit import (
+    LOWEST_SCORE,
+    NOTHING_TO_SPIT,
+    OUT_OF_CARDS,
+    SAME_SLOT,
+    SLOT_TAKEN,
+    SPIT_ACTION,
+    WINNER_PICKS,
+    Game,
 )
 from spit.transcript import Transcript
 

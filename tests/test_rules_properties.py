@@ -14,23 +14,22 @@ from helpers.positions import locate, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from spit.cards import DECK_SIZE, rank
-from spit.options import CHOICES, Options
-from spit.rng import Rng
-from spit.rules import (
+from spit.games import (
     MOVE,
     PHASE_OVER,
     PHASE_PLAY,
     PHASE_READY,
     PHASE_SLAP,
     PLAY,
-    SPIT_ACTION,
-    Game,
     IllegalActionError,
     InvalidActionError,
     move,
     play,
     slap,
 )
+from spit.options import CHOICES, Options
+from spit.rng import Rng
+from spit.spit import SPIT_ACTION, Game
 from spit.transcript import Transcript
 
 RULE_OPTIONS = ("layout", "middle", "pick", "stack", "score")

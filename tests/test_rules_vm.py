@@ -22,7 +22,8 @@ FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 PLAYOUT = r"""
 from spit.options import Options
 from spit.rng import Rng
-from spit.rules import PHASE_PLAY, SPIT_ACTION, Game, IllegalActionError, InvalidActionError
+from spit.games import PHASE_PLAY, IllegalActionError, InvalidActionError
+from spit.spit import SPIT_ACTION, Game
 from spit.transcript import Transcript
 
 
@@ -145,7 +146,9 @@ def test_doctests_pass_on_cpython(name):
 # Between rounds on the device: the score, the shuffles and the deal, each in a pass of
 # its own, with the heap locked but for the room made in the history (``room_for_a_round``)
 # and the deal that ends the game (its ``Outcome``).
-_ROUND_ENDS_LOCKED = PLAYOUT.split("for seed, options_text")[0] + r"""
+_ROUND_ENDS_LOCKED = (
+    PLAYOUT.split("for seed, options_text")[0]
+    + r"""
 import micropython
 
 
@@ -185,12 +188,13 @@ for seed, options_text in SETS:
         game.apply(sensible(game, rng))
     print(seed, rounds, game.card_count())
 """
+)
 
 
 def test_a_rounds_end_and_the_next_deal_allocate_nothing_on_micropython(mpvm):
     sets = [(11, ""), (12, "layout=3x5 middle=one pick=winner"), (13, "layout=1-4 stack=on")]
     script = _ROUND_ENDS_LOCKED.replace("SETS", repr(sets)).replace(
-        "from spit.rules import PHASE_PLAY,", "from spit.rules import PHASE_DEALING, PHASE_PLAY,"
+        "from spit.games import PHASE_PLAY,", "from spit.games import PHASE_DEALING, PHASE_PLAY,"
     )
     lines = mpvm(script, heap_kib=2048).split()
     rounds = [int(n) for n in lines[1::3]]

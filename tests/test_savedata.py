@@ -11,9 +11,8 @@ from drivers.transcripts import Transcripts
 from helpers import power_cut
 from spit import keys
 from spit.controller import MATCH
-from spit.cpu import Cpu
-from spit.options import CHOICES, GAMES, Options
-from spit.rules import Game
+from spit.games import NAMES as GAMES
+from spit.options import CHOICES, Options
 from spit.savedata import (
     FORMAT,
     RECENT,
@@ -24,6 +23,8 @@ from spit.savedata import (
     SaveDataError,
 )
 from spit.selfplay import Race, game_seed
+from spit.spit import Game
+from spit.spit_cpu import SpitCpu
 from spit.ticks import TICKS_PERIOD, ticks_add
 from spit.transcript import Transcript
 
@@ -465,7 +466,7 @@ def test_a_cut_transcript_write_leaves_no_half_game(tmp_path):
 def test_a_kept_transcript_replays_the_game(tmp_path):
     seed = game_seed(1, 0)
     game = Game(seed, Options())
-    race = Race(game, (Cpu(0, "steady", seed), Cpu(1, "steady", seed)))
+    race = Race(game, (SpitCpu(0, "steady", seed), SpitCpu(1, "steady", seed)))
     while race.step():
         pass
     times = [ticks_add(TICKS_PERIOD - 5_000, 977 * i) for i in range(len(game.history))]

@@ -24,6 +24,7 @@ from helpers.positions import position
 from spit import keys
 from spit.cards import RANK_COUNT, RANK_NAMES
 from spit.controls import Controls
+from spit.games import PHASE_PLAY, PHASE_READY, PHASE_SLAP
 from spit.layout import (
     BIG_SCALE,
     CALL_X,
@@ -47,8 +48,8 @@ from spit.layout import (
 from spit.options import Options
 from spit.pictures import RANKS
 from spit.render import Renderer
-from spit.rules import PHASE_PLAY, PHASE_READY, PHASE_SLAP, SPIT_ACTION
 from spit.screens import PLAY
+from spit.spit import SPIT_ACTION
 
 from host_sim.display.wiring import wired_display
 from host_sim.judging.reading import read_row, read_text, turned
@@ -221,7 +222,7 @@ def card_shown(card):
 
 def lone_spitter(game):
     """The only player with a card to spit (Spit), or -1 when both spit."""
-    if game.spitter_count() == 2 or (game.pack[0] and game.pack[1]):
+    if game.spitter_count() == 2 or bool(game.pack[0]) == bool(game.pack[1]):
         return -1
     return 0 if game.pack[0] else 1
 

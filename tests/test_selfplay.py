@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from helpers.positions import cards, position
-from spit.cpu import LEVELS, Cpu
+from spit.cpu import LEVELS
+from spit.games import PHASE_PLAY, PHASE_READY, play
 from spit.options import CHOICES, Options
-from spit.rules import PHASE_PLAY, PHASE_READY, SPIT_ACTION, Game, play
 from spit.selfplay import (
     Race,
     Tally,
@@ -21,6 +21,8 @@ from spit.selfplay import (
     run_lines,
     summary_line,
 )
+from spit.spit import SPIT_ACTION, Game
+from spit.spit_cpu import SpitCpu
 from spit.transcript import Transcript
 
 from host_sim import cpu_vs_cpu as cli
@@ -40,7 +42,7 @@ SUMMARY_KEYS = [
 
 def race_to_the_end(seed, options=None, levels=("steady", "steady")):
     game = Game(seed, options)
-    race = Race(game, (Cpu(P1, levels[0], seed), Cpu(P2, levels[1], seed)))
+    race = Race(game, (SpitCpu(P1, levels[0], seed), SpitCpu(P2, levels[1], seed)))
     while race.step():
         pass
     return race
@@ -96,7 +98,7 @@ def test_game_seeds_are_derived_from_the_run_seed_and_the_index():
 
 def test_the_opening_spit_comes_when_both_have_called_it():
     game = Game(9)
-    cpus = (Cpu(P1, "relaxed", 9), Cpu(P2, "lightning", 9))
+    cpus = (SpitCpu(P1, "relaxed", 9), SpitCpu(P2, "lightning", 9))
     race = Race(game, cpus)
     assert game.phase == PHASE_READY
     assert cpus[0].action == cpus[1].action == SPIT_ACTION
@@ -108,7 +110,7 @@ def test_the_opening_spit_comes_when_both_have_called_it():
 def test_the_first_card_down_stands_and_the_later_one_comes_too_late():
     # Both 7H (player 1) and 5C (player 2) fit 6S.
     game = position(["7H", "KC"], ["5C", "KD"], ["6S", "JD"])
-    cpus = (Cpu(P1, "steady", 4), Cpu(P2, "steady", 4))
+    cpus = (SpitCpu(P1, "steady", 4), SpitCpu(P2, "steady", 4))
     race = Race(game, cpus)
     landed = cpus[0].due
     cpus[1].due = landed + 10  # player 2's hand is already moving when 7H lands
@@ -157,7 +159,7 @@ def test_a_seat_with_nothing_to_do_never_spins():
 
 def test_a_capped_game_has_no_winner_and_says_so():
     game = Game(3)
-    race = Race(game, (Cpu(P1, "steady", 3), Cpu(P2, "steady", 3)), cap=40)
+    race = Race(game, (SpitCpu(P1, "steady", 3), SpitCpu(P2, "steady", 3)), cap=40)
     while race.step():
         pass
     assert race.capped() and race.tries == 40

@@ -18,9 +18,10 @@ import pytest
 from spit import keys, speed
 from spit.cards import card_name
 from spit.controller import COUNTDOWN_US, MATCH, SETTINGS, TITLE
+from spit.games import PHASE_OVER, PHASE_PLAY, PHASE_READY, slap
 from spit.options import CHOICES, Options
-from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY, SPIT_ACTION, slap
 from spit.session import NEXT_GAME_US
+from spit.spit import SPIT_ACTION
 from spit.transcript import Transcript
 
 from host_sim.sim import flags as sim_flags
@@ -183,7 +184,7 @@ def test_every_flag_error_names_the_problem_and_exits_non_zero(argv, message, ca
         (["--games", "2"], "host_sim: error: --games counts headless games: add --headless"),
         (
             ["--game", "speed", "--layout", "3x5", "--word", "SLAM"],
-            "host_sim: error: --game speed does not use Spit's rules: --layout --word"
+            "host_sim: error: --game speed does not take --layout --word"
             " (Speed takes --match, --quick, --counts)",
         ),
         (["--gam", "speed"], "host_sim: error: unrecognized arguments: --gam speed"),
@@ -232,7 +233,7 @@ def test_flags_fill_in_the_seats_and_every_rule_option():
 def test_speed_takes_the_rule_flags_its_games_keep_and_only_those():
     for name, values in CHOICES:
         kept = speed.Game(1, Options(**{name: values[1]})).options.get(name) == values[1]
-        assert kept == (name in sim_flags.SPEED_OPTIONS), name
+        assert kept == (name in speed.KEPT_OPTIONS), name
     args = sim_flags.parse_args(["--game", "speed", "--match", "single", "--counts", "on"])
     assert args.game == "speed" and args.options.match == "single"
     assert sim_flags.parse_args([]).game == "spit"

@@ -8,10 +8,10 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from spit import keys, speed, speed_selfplay
+from spit import keys, speed
 from spit.cards import parse_card
 from spit.controls import CALLED, LOST_RACE, PICKED, PLAYED, REFUSED, SPAT, Controls
-from spit.rules import (
+from spit.games import (
     NO_CARD,
     NO_FIT,
     NO_PILE,
@@ -22,6 +22,7 @@ from spit.rules import (
     IllegalActionError,
     InvalidActionError,
 )
+from spit.selfplay import play_game, run_lines
 from spit.speed import CARDS_LEFT, FLIP_ACTION, NOT_STUCK, Game, out, play
 from spit.speed_cpu import SpeedCpu
 from spit.transcript import Transcript, TranscriptError
@@ -254,9 +255,27 @@ def test_a_cpu_keeps_its_time_for_the_same_choice_and_redraws_for_a_new_one():
     assert not cpu.look(game, 10) and cpu.due == due
 
 
+def test_a_look_whose_table_moves_on_while_it_chooses_again_starts_again():
+    # As Spit's (``tests/test_cpu.py``): the machinery is the same. A new reaction whose
+    # care differs chooses again in the next glance; the table moving on before then
+    # starts the look again, and its new choice a new reaction, timed from then.
+    for seed in range(50):
+        game = position(("3S 9D", "QD"), ("4H", "KS"))
+        cpu = SpeedCpu(0, "relaxed", seed)
+        assert cpu.glance(game, 0) is None, "the reaction drawn ahead"
+        if cpu.glance(game, 0) is False:
+            break
+    drawn = cpu.due
+    assert cpu.looking() and cpu.action is None, "to choose again with the care drawn"
+    game.apply(play(1, 0, 1))  # QD onto KS
+    while not cpu.glance(game, 100):
+        pass
+    assert cpu.action == play(0, 0, 0) and cpu.due != drawn
+    assert cpu.due >= 100 + cpu.level.floor_ms
+
+
 def test_a_race_ends_with_every_card_accounted_for_and_the_caller_out():
-    race = speed_selfplay.play_game(7, ("quick", "relaxed"))
-    game = race.game
+    game = play_game(7, levels=("quick", "relaxed"), name="speed").game
     assert game.card_count() == 52 and game.outcome() is not None
     winner = game.outcome().winner
     assert game.held(winner) == 0 and game.history[-1] == out(winner)
@@ -266,7 +285,7 @@ def test_a_race_ends_with_every_card_accounted_for_and_the_caller_out():
 def test_a_faster_level_beats_a_slower_one():
     wins = [
         json.loads(line)["winner"]
-        for line in speed_selfplay.run_lines(3, 40, ("quick", "relaxed"))
+        for line in run_lines(3, 40, levels=("quick", "relaxed"), name="speed")
     ]
     assert wins.count(1) > 30
 
@@ -286,9 +305,9 @@ def test_the_command_line_plays_speed_and_refuses_spits_rule_options(capsys):
 
 
 _SELF_PLAY = """
-from spit.speed_selfplay import run_lines
+from spit.selfplay import run_lines
 
-for line in run_lines(%d, %d, %r):
+for line in run_lines(%d, %d, None, %r, "speed"):
     print(line)
 """
 
@@ -391,7 +410,7 @@ print(game.NAME, game.plays, game.flips, game.outcome().winner, game.card_count(
 
 @pytest.mark.micropython_vm
 def test_a_speed_transcript_replays_on_micropython_as_on_cpython():
-    game = speed_selfplay.play_game(7, ("quick", "lightning")).game
+    game = play_game(7, levels=("quick", "lightning"), name="speed").game
     text = Transcript.of(game).text()
     expected = "speed %d %d %d 52\n" % (game.plays, game.flips, game.outcome().winner)
     assert run(_REPLAY % text) == expected

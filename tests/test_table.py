@@ -6,21 +6,21 @@ from helpers.positions import position
 from machine import Pin
 from spit import keys
 from spit.controls import PLAYED, Controls
-from spit.cpu import LEVEL_NAMES, Cpu
-from spit.options import Options
-from spit.rules import (
+from spit.cpu import LEVEL_NAMES
+from spit.games import (
     PHASE_DEALING,
     PHASE_PLAY,
     PHASE_READY,
     PHASE_SLAP,
-    SPIT_ACTION,
-    Game,
     Outcome,
     move,
     play,
     slap,
 )
+from spit.options import Options
 from spit.session import Match, Session
+from spit.spit import SPIT_ACTION, Game
+from spit.spit_cpu import SpitCpu
 from spit.table import Table
 
 # A whole CPU-against-CPU game through the session, in simulated time; prints a digest.
@@ -81,9 +81,7 @@ def test_every_cpu_action_pressed_through_the_controls_is_applied():
 def test_cpu_presses_go_through_the_arbiter():
     game = Game(8)
     events = []
-    from spit.cpu import Cpu
-
-    table = Table(game, lambda *e: events.append(e), (Cpu(0, "lightning", 8), None))
+    table = Table(game, lambda *e: events.append(e), (SpitCpu(0, "lightning", 8), None))
     now = 0
     table.touch(keys.button_id(1, keys.SPIT), now)
     while game.plays == 0:
@@ -95,7 +93,7 @@ def test_cpu_presses_go_through_the_arbiter():
 
 def test_a_cpu_seat_presses_its_keys_a_pass_apart_so_a_press_made_between_commits_between():
     game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"], options="quick=off")
-    table = Table(game, cpus=(None, Cpu(1, "lightning")))
+    table = Table(game, cpus=(None, SpitCpu(1, "lightning")))
     committed = []
     commit = table._commit
     table._commit = lambda button, t, tie=False: (committed.append(button), commit(button, t, tie))
@@ -311,7 +309,7 @@ def test_a_cpu_seat_waits_to_glance_while_a_press_is_about_to_be_due():
     clock = [0]
     pace = Pace(lambda: clock[0])
     game = Game(3)
-    table = Table(game, cpus=(None, Cpu(1, "lightning")), pace=pace)
+    table = Table(game, cpus=(None, SpitCpu(1, "lightning")), pace=pace)
     table.touch(keys.button_id(0, keys.C1), 0)  # due at 1 ms: after the pass's glance
     pace.begin()
     table._run_cpus(0)
@@ -328,7 +326,7 @@ def test_the_cpu_calls_spit_only_when_nobody_can_move(level):
     # A person opens the round at a random moment; the CPU's own call may be on its way.
     for seed in range(100):
         game = Game(seed)
-        table = Table(game, cpus=(Cpu(0, level, seed), None))
+        table = Table(game, cpus=(SpitCpu(0, level, seed), None))
         opening = (seed * 7919) % 3_000_000
         table.touch(keys.button_id(1, keys.SPIT), opening)
         now = 0
@@ -420,7 +418,7 @@ def test_cpu_glances_go_on_while_the_pass_has_time():
 
     pace = Pace(ticks_us)
     game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"])
-    table = Table(game, cpus=(None, Cpu(1, "lightning")), pace=pace)
+    table = Table(game, cpus=(None, SpitCpu(1, "lightning")), pace=pace)
     cpu = table.cpus[1]
     drawn = cpu.rng.state  # its first glance draws its first reaction
     for _ in range(HOLD_PASSES):
@@ -447,7 +445,7 @@ def test_the_cpu_seats_leave_a_pass_to_the_screen_whose_turn_it_is():
     clock = [0]
     pace = Pace(lambda: clock[0])
     game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"])
-    table = Table(game, cpus=(None, Cpu(1, "lightning")), pace=pace)
+    table = Table(game, cpus=(None, SpitCpu(1, "lightning")), pace=pace)
     cpu = table.cpus[1]
     drawn = cpu.rng.state  # its first glance draws its first reaction
     pace.begin()
@@ -464,7 +462,7 @@ def test_the_cpu_seats_leave_a_pass_to_the_screen_whose_turn_it_is():
 
 def test_without_a_clock_a_look_ends_in_its_pass():
     game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"])
-    table = Table(game, cpus=(None, Cpu(1, "lightning")))
+    table = Table(game, cpus=(None, SpitCpu(1, "lightning")))
     table.run(1_000_000)
     assert not table.cpus[1].looking() and table.cpus[1].action == play(1, 0, 0)
 
@@ -474,7 +472,7 @@ def test_a_cpu_seat_turned_away_in_a_late_pass_glances_before_the_timers_in_the_
 
     game = Game(3)
     table, a_pass = clocked_table(game)
-    table.cpus = (None, Cpu(1, "lightning"))
+    table.cpus = (None, SpitCpu(1, "lightning"))
     updates = []
     update = table.controls.update
     table.controls.update = lambda now: updates.append(now) or update(now)

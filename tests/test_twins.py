@@ -107,16 +107,19 @@ def test_the_host_falls_back_only_where_viper_cannot_compile(own_twins, capsys):
 
 
 def test_the_vm_runs_the_plain_twins_and_falls_back_only_where_it_cannot_load(mpvm):
-    files = {"/lib/spit/" + name: text for name, text in (
-        ("elsewhere.py", _PLAIN),
-        ("elsewhere_viper.py", _VIPER),
-        ("machine.py", _PLAIN),
-        ("broken.py", _PLAIN),
-        ("broken_viper.py", _BROKEN),
-        ("typo.py", _PLAIN),
-        ("typo_viper.py", _TYPO),
-        ("missing.py", _PLAIN),
-    )}
+    files = {
+        "/lib/spit/" + name: text
+        for name, text in (
+            ("elsewhere.py", _PLAIN),
+            ("elsewhere_viper.py", _VIPER),
+            ("machine.py", _PLAIN),
+            ("broken.py", _PLAIN),
+            ("broken_viper.py", _BROKEN),
+            ("typo.py", _PLAIN),
+            ("typo_viper.py", _TYPO),
+            ("missing.py", _PLAIN),
+        )
+    }
     # The VM's filesystem takes text from the host; an .mpy is written from inside.
     machine_code = "open('/lib/spit/machine_viper.mpy', 'wb').write(%r)\n" % _mpy(_VIPER, "armv6m")
     jobs = ["spit.elsewhere", "spit.machine", "spit.broken", "spit.typo", "spit.missing"]

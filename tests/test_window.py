@@ -15,8 +15,8 @@ import framebuf  # noqa: E402
 from spit import keys  # noqa: E402
 from spit.cards import adjacent  # noqa: E402
 from spit.controller import COUNTDOWN_US, EAGER_US, TITLE  # noqa: E402
+from spit.games import PHASE_OVER, PHASE_PLAY  # noqa: E402
 from spit.render import Renderer  # noqa: E402
-from spit.rules import PHASE_OVER, PHASE_PLAY  # noqa: E402
 from spit.ticks import ticks_diff  # noqa: E402
 from test_sim import ROOT, SHORT, read, record_short_game  # noqa: E402
 

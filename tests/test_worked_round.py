@@ -14,8 +14,8 @@ would fit), restarting on a dead end. ``build(0)`` gives the hands written out h
 import random
 
 from spit.cards import RANK_NAMES, SUIT_NAMES, card_name, parse_card
-from spit.rules import PHASE_PLAY, PHASE_READY, PHASE_SLAP, SPIT_ACTION, Game, slap
-from spit.transcript import action_word, parse_action_word
+from spit.games import PHASE_PLAY, PHASE_READY, PHASE_SLAP, slap
+from spit.spit import SPIT_ACTION, Game, action_word, parse_action_word
 
 ALICE, BEN = 0, 1
 

@@ -69,15 +69,15 @@ ready screen is still being drawn deals the cards at once, for the table to take
 
 from micropython import const
 
-from spit import keys, screens
+from spit import games, keys, screens
 from spit.arbiter import Arbiter
 from spit.controls import BANNER_MAX, EVENT_NAMES, LOST_RACE, MOVED, PLAYED, REFUSED, SLAPPED, SPAT
+from spit.games import PHASE_DEALING, PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
 from spit.match_screens import PAIRS, MatchScreens
-from spit.options import GAMES, Options, word_of
+from spit.options import Options
 from spit.pace import ANSWER, DRAW, REGION, TAKE, Pace
 from spit.reactions import Reactions
 from spit.rng import derive
-from spit.rules import PHASE_DEALING, PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
 from spit.savedata import PERSON
 from spit.session import NEXT_MATCH_US, NO_WINS, Session
 from spit.settings_menu import SettingsMenu, after
@@ -177,7 +177,7 @@ class Controller(MatchScreens):
         self.reactions = Reactions(saved)
         self._timed = True  # a seat of the match is a person's: reactions are timed
         self._margin = bytearray(BANNER_MAX)  # the round's margin banner, at its end
-        self._attract_games = 0  # attract mode's games so far: Spit and Speed in turn
+        self._attract_games = 0  # attract mode's games so far: each game in turn
         self._break_due = False  # a quiet moment came: save and collect in the next pass
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
         # A match or attract mode on a screen: the passes carry a game's work, so what
@@ -408,9 +408,18 @@ class Controller(MatchScreens):
         if self.renderer is not None:
             self.renderer.invalidate()
 
+    def _attract_game(self):
+        return games.NAMES[self._attract_games % len(games.NAMES)]
+
+    def prepare_games(self):
+        """Import the games a press or a timeout may start next, the chosen one and
+        attract mode's next: in a break, not in a pass a player waits on."""
+        games.prepare(self.saved.game)
+        games.prepare(self._attract_game())
+
     def _start_attract(self, now):
         levels = (ATTRACT_LEVEL, ATTRACT_LEVEL)
-        game = GAMES[self._attract_games % len(GAMES)]
+        game = self._attract_game()
         self._attract_games += 1
         self.attract = Session(
             Options(),
@@ -621,7 +630,7 @@ class Controller(MatchScreens):
         """On the title, ``L``/``R``: the other game, saved, with a new match's tally; the
         title stays its time from the press."""
         saved = self.saved
-        saved.game = after(GAMES, saved.game)
+        saved.game = after(games.NAMES, saved.game)
         saved.games[0] = saved.games[1] = 0  # a match of the other game is not resumed
         # The new title answers the press first, in the next pass; the save waits for it.
         self._answer = True
@@ -631,7 +640,7 @@ class Controller(MatchScreens):
 
     def word(self):
         """What the players call for SPIT in the chosen game (``SPIT``, ``SLAM``, ``SPEED``)."""
-        return word_of(self.saved.game, self.saved.options)
+        return games.call_word(self.saved.game, self.saved.options)
 
     # -- the self-test --------------------------------------------------------
 

@@ -34,18 +34,10 @@ from micropython import const
 
 from spit import keys
 from spit.cards import FITS, RANK_COUNT, adjacent
-from spit.rules import (
-    MOVE,
+from spit.games import (
     NO_CARD,
     NO_FIT,
-    PHASE_PLAY,
-    PHASE_READY,
-    PHASE_SLAP,
-    PLAY,
     ROUND_ACTIONS,
-    SLAP,
-    SPIT,
-    SPIT_ACTION,
     IllegalActionError,
     move,
     play,
@@ -53,6 +45,22 @@ from spit.rules import (
     slap,
 )
 from spit.ticks import ticks_add, ticks_diff
+
+# ``spit.games``' values, read on every press: a const is folded only in the module that
+# defines it (another module's is a global lookup, about a microsecond on the Pico), so
+# this one keeps copies; ``tests/test_games.py`` holds each to its value there.
+_PHASE_READY = const(0)
+_PHASE_PLAY = const(1)
+_PHASE_SLAP = const(2)
+_KIND_SHIFT = const(9)
+_PLAYER_SHIFT = const(8)
+_FIRST_SHIFT = const(4)
+_FIELD = const(15)
+_PLAY = const(0)
+_MOVE = const(1)
+_CALL = const(2)
+_SLAP = const(3)
+_CALL_ACTION = const(_CALL << _KIND_SHIFT)
 
 # Events, with what ``detail`` holds.
 PICKED = const(0)  # slot
@@ -278,11 +286,11 @@ class Controls:
         key = button & keys.KEY_MASK
         if key < keys.LEFT:
             self._quick_at[player] = -1
-            if self.game.phase == PHASE_PLAY:
+            if self.game.phase == _PHASE_PLAY:
                 self._card(player, key)
         elif key == keys.SPIT:
             self._quick_at[player] = -1
-            if self.game.phase == PHASE_READY or self.game.phase == PHASE_PLAY:
+            if self.game.phase == _PHASE_READY or self.game.phase == _PHASE_PLAY:
                 self._call_spit(player, t)
         else:
             self._pile_press(player, key)
@@ -296,14 +304,14 @@ class Controls:
         """Whether presses of the two players race for one outcome, so that their order
         matters to both: two cards landing on the same pile, or two slaps."""
         game = self.game
-        if game.phase == PHASE_SLAP:
+        if game.phase == _PHASE_SLAP:
             return (
                 _is_pile_key(button)
                 and _is_pile_key(other)
                 and game.may_slap(0)
                 and game.may_slap(1)
             )
-        if game.phase != PHASE_PLAY:
+        if game.phase != _PHASE_PLAY:
             return False
         pile = self._landing(button)
         return pile >= 0 and pile == self._landing(other)
@@ -346,23 +354,23 @@ class Controls:
         it cannot be moved into a gap). No list: the CPU seats press in a pass of play.
 
         This is how the CPU seats play: through the same buttons as a person."""
-        kind = action >> 9
-        first = (action >> 4) & 15
-        last = action & 15
-        if kind == SPIT:
+        kind = action >> _KIND_SHIFT
+        first = (action >> _FIRST_SHIFT) & _FIELD
+        last = action & _FIELD
+        if kind == _CALL:
             keys_out[0] = keys.SPIT
             return 0 if self.called[player] or not self.spits(player) else 1
-        if kind == SLAP:
+        if kind == _SLAP:
             keys_out[0] = self.key_of(player, last)
             return 1
         if action == self.game.own_call(player):
             keys_out[0] = keys.SPIT
             return 1
-        if kind != PLAY and kind != MOVE:
+        if kind != _PLAY and kind != _MOVE:
             return -1  # a call the player cannot make now (Speed's, with cards left)
         held = self.hand[player]
         if held == first:
-            keys_out[0] = last if kind == MOVE else self.key_of(player, last)
+            keys_out[0] = last if kind == _MOVE else self.key_of(player, last)
             return 1
         count = 0
         if held >= 0:
@@ -371,7 +379,7 @@ class Controls:
         keys_out[count] = first
         count += 1
         fit = self._only_fit(self.game.stock_top(player, first)) if self._quick else -1
-        if kind == MOVE:
+        if kind == _MOVE:
             if fit >= 0:
                 return -1
             keys_out[count] = last
@@ -408,16 +416,16 @@ class Controls:
             self.counting = False
             self.called[0] = self.called[1] = False
             self._spit(self._opening_at)
-        elif game.phase == PHASE_PLAY:
+        elif game.phase == _PHASE_PLAY:
             if not (self._stuck and game.options.spit == "auto"):
                 return False
             if ticks_diff(now, self._since) < self.auto_spit_us:
                 return False
             self._spit(now)
-        elif game.phase == PHASE_SLAP and ticks_diff(now, self._since) >= self.slap_limit_us:
+        elif game.phase == _PHASE_SLAP and ticks_diff(now, self._since) >= self.slap_limit_us:
             action = self.unslapped_action()
             self._apply(action, now)
-            self._tell(SLAPPED, -1, action & 15)
+            self._tell(SLAPPED, -1, action & _FIELD)
         else:
             return False
         return True
@@ -466,7 +474,7 @@ class Controls:
         """The card in hand goes into ``slot`` if it may (True), else back to its own."""
         self.hand[player] = -1
         if self.game.move_if_allowed(move(player, held, slot)):
-            self._applied(PHASE_PLAY)  # a move leaves play only for the slap
+            self._applied(_PHASE_PLAY)  # a move leaves play only for the slap
             self._tell(MOVED, player, slot)
             return True
         self._tell(PUT_BACK, player, held)
@@ -514,26 +522,26 @@ class Controls:
         quick_at = self._quick_at[player]
         self._quick_at[player] = -1
         pile = self.pile_of(player, key)
-        if self.game.phase == PHASE_PLAY:
+        if self.game.phase == _PHASE_PLAY:
             if self.hand[player] >= 0:
                 self._land(play(player, self.hand[player], pile))
             elif not self._follows_quick_play(quick_at, self._t):
                 self._tell(REFUSED, player, NO_CARD_IN_HAND)
-        elif self.game.phase == PHASE_SLAP:
+        elif self.game.phase == _PHASE_SLAP:
             self._slap(player, pile)
         else:
             self._late_slap(player, pile)
 
     def _land(self, action):
         """A card put down (``action``, a play): played, or refused with a word."""
-        pile = action & 15
+        pile = action & _FIELD
         cards = self.game.middle[pile]  # the pile the card goes onto, if it may
         reason = self.game.try_play(action)
         if reason is not None:
             self._not_landed(action, reason)
             return
-        self._applied(PHASE_PLAY)  # only a play in play is allowed
-        player = (action >> 8) & 1
+        self._applied(_PHASE_PLAY)  # only a play in play is allowed
+        player = (action >> _PLAYER_SHIFT) & 1
         self.hand[player] = -1
         self._landed_by[pile] = player
         self._landed_at[pile] = self._t
@@ -543,21 +551,22 @@ class Controls:
     def _not_landed(self, action, reason):
         """A play refused: a lost race when the other player's card took the top the
         card fitted, else the reason (nothing changed either way)."""
-        player = (action >> 8) & 1
+        player = (action >> _PLAYER_SHIFT) & 1
         if reason == NO_FIT and self._lost_race(action):
             self.hand[player] = -1
-            self._tell(LOST_RACE, player, action & 15)
+            self._tell(LOST_RACE, player, action & _FIELD)
         else:
             self._tell(REFUSED, player, reason)
 
     def _lost_race(self, action):
         """Whether the refused ``action`` (a play) lost its race: the other player's
         card landed on its pile within the race window, covering a top it fitted."""
-        pile = action & 15
+        pile = action & _FIELD
         other = self._landed_by[pile]
-        if other != 1 - ((action >> 8) & 1):
+        if other != 1 - ((action >> _PLAYER_SHIFT) & 1):
             return False
-        card = self.game.stock_top(1 - other, (action >> 4) & 15)  # the refused player's
+        # The refused player's card (no local for it: a 12th word puts the frame on the heap).
+        card = self.game.stock_top(1 - other, (action >> _FIRST_SHIFT) & _FIELD)
         if not adjacent(card, self._covered[pile]):
             return False
         margin = ticks_diff(self._t, self._landed_at[pile])
@@ -607,7 +616,7 @@ class Controls:
         if not called[1 - player] and self.spits(1 - player):
             self._tell(CALLED, player, 0)
             return
-        if self.game.phase == PHASE_READY and self.countdown_us:
+        if self.game.phase == _PHASE_READY and self.countdown_us:
             self.counting = True
             self._opening_at = ticks_add(t, self.countdown_us)
             self._tell(CALLED, player, 0)
@@ -624,13 +633,13 @@ class Controls:
         """Whether ``player``'s call counts for the next spit: not while everybody is
         stuck with their pack empty and the other's not (the other spits alone)."""
         game = self.game
-        if game.phase != PHASE_PLAY or game.spitter_count() == 2:
+        if game.phase != _PHASE_PLAY or game.spitter_count() == 2:
             return True
         return bool(game.pack[player]) or not game.pack[1 - player] or not game.is_stuck()
 
     def _spit(self, t):
         spitters = self.game.spitter_count()
-        self._apply(SPIT_ACTION, t)
+        self._apply(_CALL_ACTION, t)
         self._tell(SPAT, -1, spitters)
 
     def _apply(self, action, t):
@@ -650,9 +659,9 @@ class Controls:
         if game.phase != phase:
             self._since = t
             self.phase_at = t
-            if phase == PHASE_READY:
+            if phase == _PHASE_READY:
                 self.contest.clear()  # a new round: the last round's margin is old news
-            if game.phase != PHASE_PLAY:
+            if game.phase != _PHASE_PLAY:
                 self.hand[0] = self.hand[1] = -1
                 self.called[0] = self.called[1] = False
                 self._landed_by[0] = self._landed_by[1] = -1

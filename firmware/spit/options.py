@@ -9,12 +9,6 @@ and the transcript header (``Options.text()`` / ``Options.parse()``).
 
 WORDS = ("SPIT", "SLAM")  # what the players call out, and press, to spit
 
-# The games the device plays: a setting beside the options, not one of them (a game's
-# transcript names its game). Speed's call has its own word; the screens know them all.
-GAMES = ("spit", "speed")
-SPEED_WORD = "SPEED"
-CALLS = WORDS + (SPEED_WORD,)
-
 CHOICES = (
     ("layout", ("1-5", "3x5", "1-4")),
     ("middle", ("two", "one")),
@@ -34,11 +28,6 @@ LAYOUTS = {"1-5": (1, 2, 3, 4, 5), "3x5": (3, 3, 3, 3, 3), "1-4": (1, 2, 3, 4)}
 
 class OptionError(ValueError):
     pass
-
-
-def word_of(game, options):
-    """What the players call, and the screens say, for SPIT in ``game`` (one of ``GAMES``)."""
-    return SPEED_WORD if game == GAMES[1] else options.word
 
 
 def values_of(name):

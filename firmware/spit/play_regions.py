@@ -89,7 +89,7 @@ _FACE = const(3)
 _EDGES = const(4)
 _PACK = const(5)
 _NAME = const(6)
-_CALL = const(7)
+_CALL_BADGE = const(7)  # a player's call (SPIT!)
 _MESSAGE = const(8)
 
 # The table: a region's fields at ``code * _FIELDS``.
@@ -152,7 +152,7 @@ SWEPT = REGIONS
 for player in (0, 1):
     NAME_CODES[player] = _add(_NAME, player, 0, 0, 0)
 for player in (0, 1):
-    CALL_CODES[player] = _add(_CALL, player, 0, 0, 0)
+    CALL_CODES[player] = _add(_CALL_BADGE, player, 0, 0, 0)
 MESSAGE_CODE = _add(_MESSAGE, 0, 0, 0, 0)
 
 

@@ -27,18 +27,24 @@ and every frame goes on the C stack.
 from micropython import const
 
 from spit import screens
+from spit.games import calls
 from spit.layout import CARD_BANDS, HEIGHT, WIDTH
-from spit.options import CALLS
 from spit.pace import FOLLOWS_MAX, HEAP
 from spit.pen import HIGHLIGHT, WHITE
 from spit.play_regions import CALL_CODES, MESSAGE_CODE, NAME_CODES, PACK_CODES, SWEPT, Regions
-from spit.rules import MOVE, PHASE_PLAY, PHASE_READY, PHASE_SLAP, PLAY
 
-# An action (``spit.rules``): kind << 9 | player << 8 | the slot it leaves << 4 | where to.
+# ``spit.games``' values, read on every press: a const is folded only in the module that
+# defines it (another module's is a global lookup, about a microsecond on the Pico), so
+# this one keeps copies; ``tests/test_games.py`` holds each to its value there.
+_PHASE_READY = const(0)
+_PHASE_PLAY = const(1)
+_PHASE_SLAP = const(2)
 _KIND_SHIFT = const(9)
 _PLAYER_SHIFT = const(8)
 _FIRST_SHIFT = const(4)
 _FIELD = const(15)
+_PLAY = const(0)
+_MOVE = const(1)
 
 # Message keys; a margin banner is _MSG_BANNER plus its contest key.
 _MSG_NONE = const(0)
@@ -100,7 +106,7 @@ class PlayScreen:
         self.regions = Regions(pen)
         # Each word's prompts and call, made once: the screen allocates nothing.
         self._words = {}
-        for word in CALLS:
+        for word in calls():
             self._words[word] = (_prompts(word), word + "!")
         # ``play``'s arguments, for ``_play``.
         self.game = None
@@ -160,7 +166,7 @@ class PlayScreen:
         if call.screen != screens.PLAY:
             return False
         phase = self.game.phase
-        in_play = phase == PHASE_PLAY or phase == PHASE_SLAP  # noqa: SIM109 (a tuple would be built)
+        in_play = phase == _PHASE_PLAY or phase == _PHASE_SLAP  # noqa: SIM109 (a tuple would be built)
         if in_play and call.busy and call.start(share):
             self._only_followed = 0
             HEAP.call(PlayScreen._draw_pending, self)
@@ -291,9 +297,9 @@ class PlayScreen:
         player = action >> _PLAYER_SHIFT & 1
         first = action >> _FIRST_SHIFT & _FIELD  # the slot the card leaves
         regions = self.regions
-        if kind == PLAY:
+        if kind == _PLAY:
             self._queue_regions(regions.played[player][first][action & _FIELD])
-        elif kind == MOVE:
+        elif kind == _MOVE:
             self._queue_regions(regions.moved[player][first])
             self._queue_regions(regions.moved[player][action & _FIELD])
         else:
@@ -424,13 +430,13 @@ class PlayScreen:
 
     def _message_key(self, game, controls):
         phase = game.phase
-        if phase == PHASE_SLAP:
+        if phase == _PHASE_SLAP:
             if game.options.pick == "winner" and game.cleared >= 0:
                 return _MSG_PICK + game.cleared
             return _MSG_SLAP_LONE if game.one_pile() else _MSG_SLAP
-        if phase == PHASE_READY:
+        if phase == _PHASE_READY:
             return _MSG_READY
-        if phase == PHASE_PLAY and game.is_stuck():  # worked out once per action
+        if phase == _PHASE_PLAY and game.is_stuck():  # worked out once per action
             # Whatever happened before everybody got stuck is old news after the spit.
             self._baseline = _contest_key(controls.contest)
             if game.options.spit == "auto":

@@ -27,7 +27,7 @@ at a round's end (``sum_up``), never per press.
 
 from array import array
 
-from spit.rules import PHASE_PLAY
+from spit.games import PHASE_PLAY
 from spit.savedata import REACTION_MAX_MS, RECENT, is_reaction
 from spit.ticks import ticks_diff
 

@@ -31,9 +31,10 @@ import json
 
 from micropython import const
 
+from spit import games
 from spit.arbiter import TIE_US
 from spit.cpu import LEVEL_NAMES
-from spit.options import CHOICES, GAMES, Options
+from spit.options import CHOICES, Options
 
 FORMAT = "spit-save 1"
 PERSON = "person"
@@ -58,12 +59,12 @@ class SaveDataError(ValueError):
 
 
 class SaveData:
-    """Attributes: ``game`` (one of ``GAMES``), ``options`` (``Options``), ``seats`` (two
+    """Attributes: ``game`` (a name in ``spit.games``), ``options`` (``Options``), ``seats`` (two
     of ``SEAT_CHOICES``), ``muted``, ``tie_us``, ``games`` and ``matches`` (won per seat),
     ``best_ms`` (per player, 0 for none yet) and ``recent_ms`` (per player, oldest first)."""
 
     def __init__(self):
-        self.game = GAMES[0]
+        self.game = games.NAMES[0]
         self.options = Options()
         self.seats = [PERSON, PERSON]
         self.muted = False
@@ -105,7 +106,7 @@ class SaveData:
             raise SaveDataError("not %s data" % FORMAT)
         data = SaveData()
         settings = _dict(raw.get("settings"))
-        if settings.get("game") in GAMES:
+        if settings.get("game") in games.NAMES:
             data.game = settings["game"]
         for name, values in CHOICES:
             value = settings.get(name)

@@ -1,16 +1,20 @@
-"""Self-play: whole games of CPU against CPU through the rules engine, as a race in time.
+"""Self-play: whole games of CPU against CPU through a game's rules alone, as a race in time.
 
-There are no turns in Spit, so a game is a discrete-event race. Each seat's CPU
-plans an action that lands at a time (now plus its reaction). The earliest
+Any game of the registry (``spit.games``) plays, by its name: its ``Game`` and its CPU
+player (``cpu_player()``), both seats pressing SPIT for its call (``CALL_ACTION``: Spit's
+spit, Speed's flip).
+
+There are no turns in Spit, nor in Speed, so a game is a discrete-event race. Each
+seat's CPU plans an action that lands at a time (now plus its reaction). The earliest
 planned action is tried: it is applied if it is still legal, and otherwise it
 comes too late (a card that no longer fits goes back, a slap finds the pile
 taken) and that seat plans again. After every change on the table both seats
-look again; a seat whose choice changed starts a fresh reaction. A spit
-happens when both seats call it, at the later of their times. Two actions
+look again; a seat whose choice changed starts a fresh reaction. A call
+happens when both seats make it, at the later of their times. Two actions
 landing in the same millisecond are ordered by a fair rule: the seats take
 turns to go first.
 
-Times are in whole milliseconds from the deal. The same seed, options and
+Times are in whole milliseconds from the deal. The same game name, seed, options and
 levels give the same game, on CPython and on MicroPython alike:
 
 >>> result = play_game(11)
@@ -18,19 +22,21 @@ levels give the same game, on CPython and on MicroPython alike:
 0
 >>> result_line(result) == result_line(play_game(11))
 True
+>>> '"why": "out of cards"' in result_line(play_game(11, name="speed"))
+True
 """
 
 from micropython import const
 
-from spit.cpu import Cpu
+from spit import games
+from spit.games import CALL_ACTION
 from spit.options import Options
 from spit.rng import derive
-from spit.rules import SPIT_ACTION, Game
 from spit.ticks import ticks_diff
 from spit.transcript import Transcript
 
 # A game gives up after this many tried actions; a capped game has no winner. The longest
-# of 2,500 self-play games over the rule options took 2,388.
+# of 2,500 self-play games of Spit over the rule options took 2,388; of Speed's, under 100.
 ACTION_CAP = const(20000)
 
 _FNV_OFFSET = 0x811C9DC5
@@ -62,15 +68,14 @@ class Race:
     ``now`` is the game clock in ms, ``tries`` counts the actions tried and
     ``late`` those that came too late. ``stalled`` is set if neither seat has
     anything to do while the game is on (the CPUs never let that happen; it
-    ends the race rather than spinning). ``call`` is the action both seats must
-    make for it to happen (Spit's spit; Speed's flip, ``spit.speed_selfplay``).
+    ends the race rather than spinning). A call (``CALL_ACTION``) happens once
+    both seats make it.
     """
 
-    def __init__(self, game, cpus, cap=ACTION_CAP, call=SPIT_ACTION):
+    def __init__(self, game, cpus, cap=ACTION_CAP):
         self.game = game
         self.cpus = cpus
         self.cap = cap
-        self.call = call
         self.now = 0
         self.tries = 0
         self.late = 0
@@ -88,15 +93,14 @@ class Race:
         if game.outcome() is not None or self.capped() or self.stalled:
             return False
         first, second = self.cpus
-        call = self.call
-        if first.action == call and second.action == call:
+        if first.action == CALL_ACTION and second.action == CALL_ACTION:
             later = first if ticks_diff(second.due, first.due) <= 0 else second
             self.now = later.due
             self.tries += 1
-            if not game.is_legal(call):
+            if not game.is_legal(CALL_ACTION):
                 self.stalled = True
                 return False
-            game.apply(call)
+            game.apply(CALL_ACTION)
             first.done()
             second.done()
         else:
@@ -118,9 +122,9 @@ class Race:
     def _next(self):
         """The seat whose action lands first; a call waits for the other seat."""
         first, second = self.cpus
-        if first.action is None or first.action == self.call:
+        if first.action is None or first.action == CALL_ACTION:
             first = None
-        if second.action is None or second.action == self.call:
+        if second.action is None or second.action == CALL_ACTION:
             second = None
         if first is None or second is None:
             return first or second
@@ -133,72 +137,78 @@ class Race:
 
 
 class Result:
-    """How one self-play game went. ``winner`` is 1 or 2 (0: capped or stalled),
-    ``cards`` and ``points`` are per player, ``ms`` the game's length in game time,
-    ``hash`` the FNV-1a of its transcript text."""
+    """How one self-play game went. ``winner`` is 1 or 2 (0: capped or stalled) and ``why``
+    the reason it ended; ``rounds``, ``plays`` and the game's ``COUNTED`` figures, each by
+    its name; ``cards`` and ``points`` are per player, ``ms`` the game's length in game
+    time, ``hash`` the FNV-1a of its transcript text, and ``game`` the game played."""
 
     def __init__(self, seed, race):
         game = race.game
+        rules = games.rules(game.NAME)
         outcome = game.outcome()
+        self.game = game
         self.seed = seed
         self.winner = 0 if outcome is None else outcome.winner + 1
+        self.why = "" if outcome is None else outcome.reason
+        self.one_round = rules.ONE_ROUND
         self.rounds = game.round
         self.plays = game.plays
-        self.spits = game.spits
-        self.slaps = game.slaps
+        self.counted = rules.COUNTED
+        for name in rules.COUNTED:
+            setattr(self, name, getattr(game, name))
         self.late = race.late
         self.cards = (game.held(0), game.held(1))
-        self.points = (game.points[0], game.points[1])
+        self.points = (0, 0) if rules.ONE_ROUND else (game.points[0], game.points[1])
         self.ms = race.now
         self.capped = race.capped()
         self.hash = fnv1a(Transcript.of(game).text())
 
 
-def play_game(seed, options=None, levels=("steady", "steady"), cap=ACTION_CAP):
-    """Play one game of CPU against CPU; the CPUs draw from side streams of ``seed``."""
-    game = Game(seed, options or Options())
-    race = Race(game, (Cpu(0, levels[0], seed), Cpu(1, levels[1], seed)), cap)
+def play_game(seed, options=None, levels=("steady", "steady"), cap=ACTION_CAP, name="spit"):
+    """Play one game of ``name`` CPU against CPU; the CPUs draw from side streams of
+    ``seed``."""
+    rules = games.rules(name)
+    player = rules.cpu_player()
+    cpus = (player(0, levels[0], seed), player(1, levels[1], seed))
+    race = Race(rules.Game(seed, options or Options()), cpus, cap)
     while race.step():
         pass
     return Result(seed, race)
 
 
 def result_line(result):
-    """One game as a JSON line, keys always in this order."""
-    return (
-        '{"seed": %d, "winner": %d, "rounds": %d, "plays": %d, "spits": %d, "slaps": %d, '
-        '"late": %d, "cards": [%d, %d], "points": [%d, %d], "ms": %d, "capped": %s, '
-        '"hash": "%08x"}'
-        % (
-            result.seed,
-            result.winner,
-            result.rounds,
-            result.plays,
-            result.spits,
-            result.slaps,
-            result.late,
-            result.cards[0],
-            result.cards[1],
-            result.points[0],
-            result.points[1],
-            result.ms,
-            "true" if result.capped else "false",
-            result.hash,
-        )
-    )
+    """One game as a JSON line, keys always in this order. A game of rounds reports its
+    rounds, its points and whether it was capped (and a run of it ends with a summary
+    line); a game of one round (``ONE_ROUND``), why it ended."""
+    one_round = result.one_round
+    line = '{"seed": %d, "winner": %d, ' % (result.seed, result.winner)
+    if one_round:
+        line += '"why": "%s", ' % result.why
+    else:
+        line += '"rounds": %d, ' % result.rounds
+    line += '"plays": %d, ' % result.plays
+    for name in result.counted:
+        line += '"%s": %d, ' % (name, getattr(result, name))
+    line += '"late": %d, "cards": [%d, %d], ' % (result.late, result.cards[0], result.cards[1])
+    if not one_round:
+        line += '"points": [%d, %d], ' % (result.points[0], result.points[1])
+    line += '"ms": %d, ' % result.ms
+    if not one_round:
+        line += '"capped": %s, ' % ("true" if result.capped else "false")
+    return line + '"hash": "%08x"}' % result.hash
 
 
 class Tally:
-    """Totals over a run of games, for the summary line."""
+    """Totals over a run of games of ``name``, for the summary line."""
 
-    def __init__(self):
+    def __init__(self, name="spit"):
+        self.counted = games.rules(name).COUNTED
         self.games = 0
         self.wins = [0, 0]
         self.unfinished = 0
         self.rounds = 0
         self.plays = 0
-        self.spits = 0
-        self.slaps = 0
+        self.totals = [0] * len(self.counted)  # of the ``COUNTED`` figures
         self.late = 0
         self.ms = 0
         self.hash = _FNV_OFFSET
@@ -211,8 +221,8 @@ class Tally:
             self.unfinished += 1
         self.rounds += result.rounds
         self.plays += result.plays
-        self.spits += result.spits
-        self.slaps += result.slaps
+        for index in range(len(self.counted)):
+            self.totals[index] += getattr(result, self.counted[index])
         self.late += result.late
         self.ms += result.ms
         # The hash of every game line (with its newline): equal runs have equal hashes.
@@ -221,35 +231,35 @@ class Tally:
 
 def summary_line(tally):
     """The run as one JSON line: wins per seat, means per game, totals, the run's hash."""
-    games = tally.games or 1
-    return (
-        '{"games": %d, "wins": [%d, %d], "unfinished": %d, "rounds_mean": %s, '
-        '"plays": %d, "spits": %d, "slaps": %d, "late": %d, "ms_mean": %d, "hash": "%08x"}'
-        % (
-            tally.games,
-            tally.wins[0],
-            tally.wins[1],
-            tally.unfinished,
-            _hundredths(tally.rounds * 100 // games),
-            tally.plays,
-            tally.spits,
-            tally.slaps,
-            tally.late,
-            tally.ms // games,
-            tally.hash,
-        )
+    games_played = tally.games or 1
+    line = '{"games": %d, "wins": [%d, %d], "unfinished": %d, "rounds_mean": %s, ' % (
+        tally.games,
+        tally.wins[0],
+        tally.wins[1],
+        tally.unfinished,
+        _hundredths(tally.rounds * 100 // games_played),
+    )
+    line += '"plays": %d, ' % tally.plays
+    for index in range(len(tally.counted)):
+        line += '"%s": %d, ' % (tally.counted[index], tally.totals[index])
+    return line + '"late": %d, "ms_mean": %d, "hash": "%08x"}' % (
+        tally.late,
+        tally.ms // games_played,
+        tally.hash,
     )
 
 
-def run_lines(run_seed, games, options=None, levels=("steady", "steady")):
-    """Play a run of games, yielding one JSON line per game and then the summary line."""
-    tally = Tally()
-    for index in range(games):
-        result = play_game(game_seed(run_seed, index), options, levels)
+def run_lines(run_seed, count, options=None, levels=("steady", "steady"), name="spit"):
+    """Play a run of ``count`` games of ``name``, yielding one JSON line per game and then,
+    for a game of rounds, the summary line."""
+    tally = Tally(name)
+    for index in range(count):
+        result = play_game(game_seed(run_seed, index), options, levels, name=name)
         line = result_line(result)
         tally.add(result, line)
         yield line
-    yield summary_line(tally)
+    if not games.rules(name).ONE_ROUND:
+        yield summary_line(tally)
 
 
 def _hundredths(value):

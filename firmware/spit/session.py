@@ -2,8 +2,7 @@
 after a game, and who plays each seat (a person, or the CPU at a level).
 
 A match counts the games won per seat, best of three or a single game (option
-``match``); seats are kept from game to game. Its games are Spit's or Speed's
-(``spit.options.GAMES``).
+``match``); seats are kept from game to game. Its games are any of ``spit.games``.
 
 The main loop hands every debounced press to ``touch(button, t)`` and calls
 ``run(now)`` on every pass, on the device and in the simulator alike.
@@ -11,11 +10,10 @@ The main loop hands every debounced press to ``touch(button, t)`` and calls
 
 from micropython import const
 
+from spit import games
 from spit.arbiter import Arbiter
-from spit.cpu import Cpu
-from spit.options import GAMES
+from spit.games import PHASE_OVER
 from spit.rng import derive
-from spit.rules import PHASE_OVER, Game
 from spit.table import Table
 from spit.ticks import ticks_diff
 
@@ -24,18 +22,6 @@ from spit.ticks import ticks_diff
 NEXT_GAME_US = const(5_000_000)
 NEXT_MATCH_US = const(8_000_000)
 _SEED_SALT = const(0x3A7C)  # a match's games' seeds
-
-
-def rules_of(name):
-    """The rules (a ``Game`` class) and the CPU player (a class) of the game ``name``, one
-    of ``GAMES``. Speed's are imported when first asked for: every module imported at
-    boot takes heap and boot time."""
-    if name == GAMES[1]:
-        from spit.speed import Game as SpeedGame
-        from spit.speed_cpu import SpeedCpu
-
-        return SpeedGame, SpeedCpu
-    return Game, Cpu
 
 
 NO_WINS = (0, 0)
@@ -55,22 +41,22 @@ class Match:
     """Constructor: ``Match(options, seed, wins=None, game="spit")``; ``wins`` resumes a
     saved tally, copied (one that already has a winner starts a new match): the device
     writes the saved one in place at each game's end;
-    ``game`` names the game played (``GAMES``). Attributes: ``name`` (that name),
-    ``rules`` and ``cpu``, the game's ``Game`` and CPU player classes (``rules_of``).
+    ``game`` names the game played (``spit.games``). Attributes: ``name`` (that name),
+    ``rules`` and ``cpu``, the game's ``Game`` and CPU player classes.
 
     >>> from spit.options import Options
-    >>> from spit.rules import Outcome
+    >>> from spit.games import Outcome
     >>> match = Match(Options(), 5)
     >>> match.record(Outcome(1, "out of cards")); match.winner()
     -1
     """
 
-    def __init__(self, options, seed, wins=None, game=GAMES[0]):
+    def __init__(self, options, seed, wins=None, game="spit"):
         self.options = options
         self.seed = seed
         self.wins = list(resumed(wins or NO_WINS, options))
         self.name = game
-        self.rules, self.cpu = rules_of(game)
+        self.rules, self.cpu = games.rules(game).Game, games.cpu_player(game)
 
     def games_to_win(self):
         return games_to_win(self.options)
@@ -97,7 +83,7 @@ class Match:
 class Session:
     """Constructor: ``Session(options, seed, levels=(None, None), listener=None,
     on_game_over=None, arbiter=None, countdown_us=0, wins=None, pace=None,
-    game="spit")``; ``game`` names the game of the match (``GAMES``); ``levels`` names the
+    game="spit")``; ``game`` names the game of the match (``spit.games``); ``levels`` names the
     CPU level of each seat the device plays (None for a person), ``listener`` gets the
     controls' events and ``on_game_over(game, match)`` is called once per finished game.
     Every game's table uses ``arbiter`` (the device's, which lives from power-on; a new
@@ -117,7 +103,7 @@ class Session:
         countdown_us=0,
         wins=None,
         pace=None,
-        game=GAMES[0],
+        game="spit",
     ):
         self.arbiter = arbiter or Arbiter()
         self.pace = pace

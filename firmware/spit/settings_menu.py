@@ -10,8 +10,8 @@ row under it; ``SPIT`` (the controller's) saves them and starts a new match.
 ('speed', ['game', 'speed'])
 """
 
-from spit import keys
-from spit.options import CHOICES, GAMES
+from spit import games, keys
+from spit.options import CHOICES
 from spit.savedata import SEAT_CHOICES
 
 _GAME_ROW = "game"
@@ -63,7 +63,7 @@ class SettingsMenu:
     def _change(self, row):
         saved = self.saved
         if row == 0:
-            saved.game = after(GAMES, saved.game)
+            saved.game = after(games.NAMES, saved.game)
         elif row < _OPTIONS_END:
             name, values = CHOICES[row - 1]
             saved.options.set(name, after(values, saved.options.get(name)))

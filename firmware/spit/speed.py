@@ -8,12 +8,11 @@ pile 1 player 2's. Nobody takes turns: a hand card goes onto either centre pile 
 its rank is one above or below the pile's top (round the ace; suits never read), and
 the emptied slot is filled from the player's draw pile at once.
 
-The game reads as Spit's does to the device's controls, CPU seats and screens (the same
-names, ``spit.rules.Game``'s): a hand slot is a ``stock`` slot of at most one card, the
-draw pile is the player's ``pack`` and the centre piles are the ``middle``. A game is
-one round: ``round`` turns 1 when it ends.
+The device reads the table through ``spit.games.Rules``' names: a hand slot is a ``stock``
+slot of at most one card, the draw pile is the player's ``pack`` and the centre piles are
+the ``middle``. A game is one round: ``round`` turns 1 when it ends.
 
-An action is a small int, as in ``spit.rules``:
+Its actions, small ints laid out as ``spit.games`` says:
 
     play(player, slot, pile)   a hand card onto a centre pile
     FLIP_ACTION                both turn a card onto the centre piles: the opening,
@@ -26,6 +25,7 @@ changes the game; a refused action raises and changes nothing. In a transcript
 (``spit.transcript``) the actions are words: ``F`` a flip, ``1c3a`` player 1 plays the
 card in C3 onto pile a (``b`` the other), ``2*`` player 2 calls.
 
+>>> from spit.games import PHASE_PLAY, PHASE_READY
 >>> game = Game(7)
 >>> game.phase == PHASE_READY and game.card_count()
 52
@@ -36,34 +36,52 @@ True
 from micropython import const
 
 from spit.cards import ALL, DECK_SIZE, FITS, SLICE, take_last, with_room
-from spit.options import SPEED_WORD, Options
-from spit.rng import Rng
-from spit.rules import (
+from spit.games import (
     NO_CARD,
     NO_FIT,
     NO_PILE,
     NOT_NOW,
-    PHASE_OVER,
-    PHASE_PLAY,
-    PHASE_READY,
     IllegalActionError,
     InvalidActionError,
-    Outcome,
+    Rules,
+    call_word,
+    endings,
+    play,
+    player_of,
 )
+from spit.options import Options
+from spit.rng import Rng
 
-PLAY = const(0)
-FLIP = const(2)
-OUT = const(4)
-FLIP_ACTION = const(FLIP << 9)
+# ``spit.games``' values, read on every press: a const is folded only in the module that
+# defines it (another module's is a global lookup, about a microsecond on the Pico), so
+# this one keeps copies; ``tests/test_games.py`` holds each to its value there.
+_PHASE_READY = const(0)
+_PHASE_PLAY = const(1)
+_PHASE_OVER = const(3)
+_KIND_SHIFT = const(9)
+_PLAYER_SHIFT = const(8)
+_FIRST_SHIFT = const(4)
+_FIELD = const(15)
+_PLAY = const(0)
+_CALL = const(2)
+_CALL_ACTION = const(_CALL << _KIND_SHIFT)
+
+OUT = const(4)  # Speed's own kind: a player out of cards calls the game
+FLIP_ACTION = _CALL_ACTION  # Speed's call: both turn a replacement onto the centre piles
 
 HAND = const(5)  # a hand's slots
 _RANKS = const(13)  # RANK_COUNT, inlined by the compiler
 DRAW = const(15)  # the cards each draw pile is dealt
 SPARES = const(5)  # the replacements each stack is dealt
 GAME_ACTIONS = const(128)  # room in a game's history: twice the longest of 4,000 self-play games
+# What the registry (``spit.games``) reads of a game.
 KEPT_OPTIONS = ("match", "quick", "counts")  # the settings Speed keeps (``Game``)
+TRANSCRIPT_OPTIONS = False  # none of them changes the rules
+ACTION_WORDS = "F (flip), 1c3a (play) or 1* (the call)"
+COUNTED = ("flips", "reshuffles")
+ONE_ROUND = True
 
-# Why an action is refused, as the player is told (besides ``spit.rules``' reasons).
+# Why an action is refused, as the player is told (besides ``spit.games``'s reasons).
 NOT_STUCK = "you can still play"
 CARDS_LEFT = "cards left"
 
@@ -71,7 +89,7 @@ CARDS_LEFT = "cards left"
 CALLED = "out of cards"
 FEWER_CARDS = "fewer cards"
 
-_ENDS = {why: (Outcome(0, why), Outcome(1, why)) for why in (CALLED, FEWER_CARDS)}
+_ENDS = endings(CALLED, FEWER_CARDS)
 _PILES = "ab"
 # ``lst[k:]`` for each length a replacement stack is cut to, made once (a slice is an
 # object: written in play, it would be allocated).
@@ -80,24 +98,23 @@ _UNDER = SLICE[:-1]  # a pile's cards under its top
 _READY = const(3)  # the gather's steps: the cards copied, shuffled, split
 
 
-def play(player, slot, pile):
-    return PLAY << 9 | player << 8 | slot << 4 | pile
-
-
 def out(player):
-    return OUT << 9 | player << 8
+    return OUT << _KIND_SHIFT | player << _PLAYER_SHIFT
 
 
-def kind_of(action):
-    return action >> 9
+def cpu_player():
+    """Speed's CPU player, a class."""
+    from spit.speed_cpu import SpeedCpu
+
+    return SpeedCpu
 
 
 def action_word(action):
     """The transcript's word for ``action``."""
-    kind = action >> 9
-    player = ((action >> 8) & 1) + 1
-    if kind == PLAY:
-        return "%dc%d%s" % (player, ((action >> 4) & 15) + 1, _PILES[action & 1])
+    kind = action >> _KIND_SHIFT
+    player = player_of(action) + 1
+    if kind == _PLAY:
+        return "%dc%d%s" % (player, ((action >> _FIRST_SHIFT) & _FIELD) + 1, _PILES[action & 1])
     if kind == OUT:
         return "%d*" % player
     return "F"
@@ -116,7 +133,7 @@ def parse_action_word(word):
     raise ValueError("not a Speed action: %r" % word)
 
 
-class Game:
+class Game(Rules):
     """One game of Speed, from the deal to a player's call (``NAME``: its transcripts').
 
     ``seed`` fixes the deal (five to each hand, fifteen to each draw pile, five to each
@@ -126,13 +143,27 @@ class Game:
     """
 
     NAME = "speed"
+    # What the screens and the controls ask every pass, found on this class itself: a
+    # method found on ``Rules`` costs a lookup more, some 4 µs a call on the Pico.
+    top = Rules.top
+    stock_top = Rules.stock_top
+    stock_count = Rules.stock_count
+    held = Rules.held
+    outcome = Rules.outcome
+    is_legal = Rules.is_legal
+    pile_count = Rules.pile_count
+    one_pile = Rules.one_pile
+    spitter_count = Rules.spitter_count
+    move_if_allowed = Rules.move_if_allowed
+    may_slap = Rules.may_slap
+    dig_move = Rules.dig_move
 
     def __init__(self, seed, options=None):
         self.seed = seed
         self.options = Options()
         for name in KEPT_OPTIONS:
             self.options.set(name, (options or self.options).get(name))
-        self.word = SPEED_WORD  # what the players call, and the screens say, for SPIT
+        self.word = call_word(self.NAME, options)  # what the players call for SPIT
         self.rng = Rng(seed)
         cards = list(range(DECK_SIZE))
         self.rng.shuffle(cards)
@@ -154,11 +185,8 @@ class Game:
         for stack in (self.spares[0], self.spares[1]):
             stack.extend(cards[at : at + SPARES])
             at += SPARES
-        self.phase = PHASE_READY
+        self.phase = _PHASE_READY
         self.round = 0
-        self.last_round = None  # no round result: a game is one round
-        self.cleared = -1
-        self.deals_later = False  # never deals again: read by the device's table
         self.plays = 0
         self.flips = 0
         self.reshuffles = 0
@@ -180,37 +208,6 @@ class Game:
         self._outcome = None
 
     # -- reading the table --------------------------------------------------
-
-    def top(self, pile):
-        """The top card of a centre pile, or -1 before the opening flip."""
-        cards = self.middle[pile]
-        return cards[-1] if cards else -1
-
-    def stock_top(self, player, slot):
-        """The card in a hand slot, or -1 for an empty one."""
-        cards = self.stock[player][slot]
-        return cards[-1] if cards else -1
-
-    def stock_count(self, player):
-        """The cards in a player's hand."""
-        count = 0
-        for cards in self.stock[player]:
-            count += len(cards)
-        return count
-
-    def held(self, player):
-        """The cards a player still holds: hand and draw pile."""
-        return self.stock_count(player) + len(self.pack[player])
-
-    def one_pile(self):
-        return False
-
-    def pile_count(self):
-        return 2
-
-    def spitter_count(self):
-        """The cards a flip turns up: one from each replacement stack."""
-        return 2
 
     def card_count(self):
         """Every card on the table: 52 at all times."""
@@ -236,7 +233,7 @@ class Game:
         """In play, neither player can play and nobody is out: both flip a replacement."""
         if len(self.history) != self._known_at:
             self._know()
-        return self.phase == PHASE_PLAY and not self._playable and not self._out
+        return self.phase == _PHASE_PLAY and not self._playable and not self._out
 
     def _know(self):
         """Who can play and who is out (a bit each), worked out once an action: the
@@ -244,7 +241,7 @@ class Game:
         each question asked afresh costs a pass hundreds of microseconds."""
         self._known_at = len(self.history)
         either = 0
-        if self.phase == PHASE_PLAY:
+        if self.phase == _PHASE_PLAY:
             either = FITS[self.middle[0][-1]] | FITS[self.middle[1][-1]]
         first = self._hand_bits(0, either)
         second = self._hand_bits(1, either)
@@ -271,39 +268,35 @@ class Game:
         """The action ``player``'s SPIT makes alone: the call of the game's name once
         their hand and draw pile are empty; else -1 (a call for the flip, which waits
         for the other player's)."""
-        if self.phase != PHASE_PLAY:
+        if self.phase != _PHASE_PLAY:
             return -1
         if len(self.history) != self._known_at:  # ``is_out`` read here: a call less a SPIT
             self._know()
         return out(player) if self._out >> player & 1 else -1
-
-    def outcome(self):
-        """None while the game goes on, then an ``Outcome``."""
-        return self._outcome
 
     # -- legality -----------------------------------------------------------
 
     def check(self, action):
         """Raise ``InvalidActionError`` or ``IllegalActionError`` unless the action is
         allowed now. Changes nothing."""
-        kind = action >> 9
-        player = (action >> 8) & 1
-        if kind == PLAY:
+        kind = action >> _KIND_SHIFT
+        player = (action >> _PLAYER_SHIFT) & 1
+        if kind == _PLAY:
             reason = self.play_refusal(action)
             if reason is not None:
                 raise IllegalActionError(reason)
-        elif kind == FLIP:
+        elif kind == _CALL:
             # Checked in the pass that commits the flip: no calls but ``_know``, once an
             # action (each call costs 20-40 µs on the Pico).
-            if action != FLIP_ACTION or self.phase != PHASE_READY and self.phase != PHASE_PLAY:
+            if action != FLIP_ACTION or self.phase != _PHASE_READY and self.phase != _PHASE_PLAY:
                 raise IllegalActionError(NOT_NOW)
-            if self.phase == PHASE_PLAY:
+            if self.phase == _PHASE_PLAY:
                 if len(self.history) != self._known_at:
                     self._know()
                 if self._playable or self._out:  # not ``is_stuck()``
                     raise IllegalActionError(NOT_STUCK)
         elif kind == OUT:
-            self._require(self.phase == PHASE_PLAY, NOT_NOW)
+            self._require(self.phase == _PHASE_PLAY, NOT_NOW)
             self._require(self.is_out(player), CARDS_LEFT)
         else:
             raise InvalidActionError("no such action: %d" % action)
@@ -311,26 +304,19 @@ class Game:
     def play_refusal(self, action):
         """Why a play is refused now, or None if it is allowed; ``InvalidActionError``
         for a slot that does not exist."""
-        slot = (action >> 4) & 15
-        pile = action & 15
+        slot = (action >> _FIRST_SHIFT) & _FIELD
+        pile = action & _FIELD
         if slot >= HAND:
             raise InvalidActionError("no hand slot %d" % slot)
         if pile > 1:
             return NO_PILE
-        if self.phase != PHASE_PLAY:
+        if self.phase != _PHASE_PLAY:
             return NOT_NOW
-        cards = self.stock[(action >> 8) & 1][slot]
+        cards = self.stock[(action >> _PLAYER_SHIFT) & 1][slot]
         if not cards:
             return NO_CARD
         # In play both piles have a top. A lookup, not ``fits``: a call costs tens of µs.
         return None if FITS[self.middle[pile][-1]] >> cards[0] % _RANKS & 1 else NO_FIT
-
-    def is_legal(self, action):
-        try:
-            self.check(action)
-        except ValueError:
-            return False
-        return True
 
     def legal_actions(self):
         """Every action allowed now."""
@@ -349,11 +335,11 @@ class Game:
     def apply(self, action):
         """Check ``action``, then make it; raises and changes nothing if refused."""
         self.check(action)
-        kind = action >> 9
-        player = (action >> 8) & 1
-        if kind == PLAY:
-            self._play(player, (action >> 4) & 15, action & 15)
-        elif kind == FLIP:
+        kind = action >> _KIND_SHIFT
+        player = (action >> _PLAYER_SHIFT) & 1
+        if kind == _PLAY:
+            self._play(player, (action >> _FIRST_SHIFT) & _FIELD, action & _FIELD)
+        elif kind == _CALL:
             self._flip()
         else:
             self._end(_ENDS[CALLED][player])
@@ -364,13 +350,10 @@ class Game:
         nothing changed: made on every press, with no exception to raise."""
         reason = self.play_refusal(action)
         if reason is None:
-            self._play((action >> 8) & 1, (action >> 4) & 15, action & 15)
+            player = (action >> _PLAYER_SHIFT) & 1
+            self._play(player, (action >> _FIRST_SHIFT) & _FIELD, action & _FIELD)
             self.history.append(action)
         return reason
-
-    def move_if_allowed(self, action):
-        """Speed has no moves between hand slots: nothing changes (False)."""
-        return False
 
     def _play(self, player, slot, pile):
         """The card in ``slot`` onto ``pile``; the slot refilled from the draw pile."""
@@ -384,11 +367,11 @@ class Game:
         self.last_player = player
 
     def _flip(self):
-        if self.phase == PHASE_READY:
+        if self.phase == _PHASE_READY:
             self.middle[0].append(self._middle[0])
             self.middle[1].append(self._middle[1])
             del self._middle[ALL]
-            self.phase = PHASE_PLAY
+            self.phase = _PHASE_PLAY
             return
         if not self.spares[0] or not self.spares[1]:
             if self._ready_at != len(self.history):
@@ -462,12 +445,8 @@ class Game:
 
     def _end(self, outcome):
         self._outcome = outcome
-        self.phase = PHASE_OVER
+        self.phase = _PHASE_OVER
         self.round = 1
-
-    def _require(self, condition, reason):
-        if not condition:
-            raise IllegalActionError(reason)
 
 
 def _copy_under(pile, cards):

@@ -33,6 +33,7 @@ so on the VM.
 from micropython import const
 
 from spit import screens
+from spit.games import calls
 from spit.layout import (
     BIG_TEXT_SCALE,
     COUNTDOWN_SCALE,
@@ -44,7 +45,6 @@ from spit.layout import (
     SETTINGS_PITCH,
     SETTINGS_ROWS,
 )
-from spit.options import CALLS
 from spit.pace import HEAP
 from spit.pen import DIM, HIGHLIGHT, WHITE
 from spit.rows import Rows
@@ -83,6 +83,7 @@ def match_code(wins, to_win):
     match (``to_win`` 1), else ``wins[0] + 2 * wins[1]`` (games won so far by each, in a
     best of three)."""
     return -1 if to_win == 1 else wins[0] + 2 * wins[1]
+
 
 # The ready screen's rows on each half, from its middle edge: the name (big), the
 # prompt, the game of the match and the score, how the other stands, the hint.
@@ -124,7 +125,7 @@ class StaticScreens(Rows):
     def __init__(self, renderer, pen):
         super().__init__(renderer, pen)
         self._press = {}  # each word's "press" line, made once
-        for word in CALLS:
+        for word in calls():
             self._press[word] = "press " + word
         self._composers = {
             screens.TITLE: _title_row,
@@ -157,7 +158,7 @@ class StaticScreens(Rows):
         self.backdrop_due = False  # the self-test's bars and corners: after a clear
         self.self_test_due = None  # and the rest of its state (``self_test_screen.prepare``)
         self.histogram_shows = None
-        for word in CALLS:  # big text of every size the screens show
+        for word in calls():  # big text of every size the screens show
             self.big_size(len(word), BIG_TEXT_SCALE)
         self.big_size(1, COUNTDOWN_SCALE)
         self.big_size(2, 2, 6)

@@ -20,9 +20,9 @@ from micropython import const
 
 from spit.arbiter import Arbiter
 from spit.controls import Controls
+from spit.games import CALL_ACTION, PHASE_DEALING
 from spit.keys import button_id
 from spit.pace import DRAW, GLANCE, HEAP, Pace
-from spit.rules import PHASE_DEALING, SPIT_ACTION
 from spit.ticks import ticks_add, ticks_diff
 
 _FAR_MS = const(60_000)  # a settled table with no action planned looks again this late
@@ -184,7 +184,7 @@ class Table:
         self._settled = -1
         cpu.done()
         self._seen[cpu.seat] = -1
-        if action == SPIT_ACTION and not cpu.wants_spit(self.game):
+        if action == CALL_ACTION and not cpu.wants_spit(self.game):
             return  # the table moved on since the CPU reached for SPIT: no call
         count = self.controls.keys_for(cpu.seat, action, self._keys)
         if count > 0:

@@ -1,22 +1,15 @@
 """The table as lines of text: the simulator's terminal view and the device's USB console.
 
 Player 2 sits at the top and player 1 at the bottom, as on the device; slots read
-C1..C5 from each player's own left, so player 2's row runs right to left. A game of
-Spit or of Speed (``spit.speed``, whose table reads as Spit's): the prompts say the
-game's word, what the players call for SPIT.
+C1..C5 from each player's own left, so player 2's row runs right to left. Any game of
+``spit.games``, read through ``spit.games.Rules``' names: the prompts say the game's word,
+what the players call for SPIT.
 """
 
+from spit import games
 from spit.cards import card_name
 from spit.controls import EVENT_NAMES, REFUSED
-from spit.options import GAMES
-from spit.rules import PHASE_NAMES, PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
-
-_ONE_ROUND = (GAMES[1],)  # the games played in a single round: Speed
-
-
-def game_title(name):
-    """A game's name (one of ``GAMES``) as a title: ``Spit``, ``Speed``."""
-    return name[0].upper() + name[1:]
+from spit.games import PHASE_NAMES, PHASE_OVER, PHASE_PLAY, PHASE_READY, PHASE_SLAP
 
 
 def slot_text(game, player, slot, selected):
@@ -82,10 +75,10 @@ def event_text(event, player, detail):
 
 
 def heading(game, wins):
-    """The game, its round (but Speed's, a game of one round) and the games won."""
-    name = game_title(game.NAME)
+    """The game, its round (unless it is a game of one round) and the games won."""
+    name = games.title(game.NAME)
     won = "games won P1 %d - P2 %d" % (wins[0], wins[1])
-    if game.NAME in _ONE_ROUND:
+    if games.rules(game.NAME).ONE_ROUND:
         return "%s  %s" % (name, won)
     # The round in play (or next); once the game is over, the last one played.
     shown = game.round if game.phase == PHASE_OVER else game.round + 1

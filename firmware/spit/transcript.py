@@ -1,46 +1,36 @@
 """Transcripts: a game written down as seed, options and committed actions.
 
 A game is fully determined by its seed, its options and the ordered actions, so
-replaying a transcript rebuilds the exact state. The text form::
+replaying a transcript rebuilds the exact state. The text form, of a game of Spit::
 
     spit-transcript 1
     seed 1234
     options layout=1-5 middle=two pick=slap stack=off score=out ...
     S 1c3a 2c5b 1c1c3 2!a@93812
 
-One action per word, players and slots numbered as on the buttons, spit piles
-as ``a`` (player 1's, the only one in a one-pile round) and ``b``:
-
-    S        spit
-    1c3a     player 1 plays the top of C3 onto pile a
-    2c1c4    player 2 moves the top of C1 onto C4 (a gap, or a same-rank top)
-    2!b      player 2 slaps pile b
-
-A Speed game (``spit.speed``) is written the same way under ``speed-transcript 1``,
-without an options line, in Speed's words (``F``, ``1c3a``, ``2*``).
+One action per word, in the game's own words (``action_word`` of its module in
+``spit.games``: Spit's ``S``, ``1c3a``, ``2c1c4``, ``2!b``). Every game's transcript
+begins with its name (``speed-transcript 1``); a game whose options do not change its
+rules (Speed) has no options line.
 
 A word may end in ``@`` and the press time in microseconds (``ticks_us``),
 as the device logs them; replay ignores the times. Lines starting with ``#``
 are comments. A transcript is text of at most ``Transcript.MAX_BYTES``;
 ``parse`` names the line and the word that is not as expected.
 
->>> action_word(parse_action_word("2c1c4"))
-'2c1c4'
+>>> text = "spit-transcript 1 | seed 7 | options layout=3x5 | S 2c1c4".replace(" | ", "\\n")
+>>> transcript = Transcript.parse(text)
+>>> [transcript.word(action) for action in transcript.actions]
+['S', '2c1c4']
 """
 
-from spit import speed
+from spit import games
 from spit.options import OptionError, Options
-from spit.rules import MOVE, PLAY, SLAP, SPIT_ACTION, Game, move, play, slap
 from spit.ticks import TICKS_PERIOD
 
-MAGIC = "spit-transcript 1"
-SPEED_MAGIC = "speed-transcript 1"
-_PILES = "ab"
 _WORDS_PER_LINE = 16
 SEED_LIMIT = 1 << 32  # a seed is a 32-bit number (``spit.rng``)
 _SHOWN = 24  # the characters of a bad number an error shows
-_ACTIONS = "S, 1c3a (play), 1c1c4 (move) or 1!a (slap)"
-_SPEED_ACTIONS = "F (flip), 1c3a (play) or 1* (the call)"
 
 
 class TranscriptError(ValueError):
@@ -49,15 +39,15 @@ class TranscriptError(ValueError):
 
 class Transcript:
     """Seed, options, actions and (optionally) each action's press time, of a game of
-    ``game``: ``"spit"`` or ``"speed"`` (whose transcripts have no options: read, they
-    are None)."""
+    ``game``, a name in ``spit.games`` (the options of a game whose transcripts have no
+    options line read as None)."""
 
     # The device keeps a game's transcript only up to 64 KiB (the longest of 200
     # self-play games was 21 KiB): a file far beyond that is no transcript, and the
     # simulator refuses it before reading it.
     MAX_BYTES = 1 << 20
 
-    def __init__(self, seed, options, actions, times=None, game=Game.NAME):
+    def __init__(self, seed, options, actions, times=None, game="spit"):
         self.seed = seed
         self.options = options
         self.actions = actions
@@ -75,16 +65,17 @@ class Transcript:
 
     def word(self, action):
         """The word for ``action`` in this game's transcripts (``1c3a``)."""
-        return _GAMES[self.game][1](action)
+        return games.rules(self.game).action_word(action)
 
     def lines(self):
         """The text a line at a time, each with its newline: the device writes a long
         game's transcript without making the whole text, for which its heap may hold
         no block (a game of 300 actions is about 4 KB)."""
-        magic, word_of, _, _ = _GAMES[self.game]
-        yield magic + "\n"
+        rules = games.rules(self.game)
+        word_of = rules.action_word
+        yield magic(self.game) + "\n"
         yield "seed %d\n" % self.seed
-        if self.game == Game.NAME:
+        if rules.TRANSCRIPT_OPTIONS:
             yield "options " + self.options.text() + "\n"
         words = []
         for i, action in enumerate(self.actions):
@@ -109,16 +100,20 @@ class Transcript:
         times = []
         lines = _content_lines(text)
         if not lines:
-            raise TranscriptError("nothing but blank lines and comments: expected %r" % MAGIC)
+            raise TranscriptError(
+                "nothing but blank lines and comments: expected %r" % magic("spit")
+            )
         number, line = lines[0]
         game = _game_of(line)
         if game is None:
-            raise TranscriptError("line %d: expected %r, not a transcript" % (number, MAGIC))
+            expected = magic("spit")
+            raise TranscriptError("line %d: expected %r, not a transcript" % (number, expected))
+        with_options = games.rules(game).TRANSCRIPT_OPTIONS
         for number, line in lines[1:]:
             where = "line %d" % number
             if line.startswith("seed "):
                 seed = _whole_number(line[5:].strip(), where, "a seed", SEED_LIMIT)
-            elif line.startswith("options ") and game == Game.NAME:
+            elif line.startswith("options ") and with_options:
                 try:
                     options = Options.parse(line[8:])
                 except OptionError as error:
@@ -131,8 +126,8 @@ class Transcript:
                     times.append(time)
         if seed is None:
             raise TranscriptError("a transcript needs a seed line")
-        if options is None and game == Game.NAME:
-            raise TranscriptError("a Spit transcript needs an options line")
+        if options is None and with_options:
+            raise TranscriptError("a %s transcript needs an options line" % games.title(game))
         times = times if None not in times else None
         return Transcript(seed, options, actions, times, game)
 
@@ -147,42 +142,23 @@ class Transcript:
 
     def replay(self, upto=None):
         """The game after the first ``upto`` actions (all by default)."""
-        spit = self.game == Game.NAME
-        game = Game(self.seed, self.options) if spit else speed.Game(self.seed)
+        game = games.rules(self.game).Game(self.seed, self.options)
         for action in self.actions[:upto]:
             game.apply(action)
         return game
 
 
-def action_word(action):
-    kind = action >> 9
-    player = "%d" % (((action >> 8) & 1) + 1)
-    first = (action >> 4) & 15
-    last = action & 15
-    if kind == PLAY:
-        return "%sc%d%s" % (player, first + 1, _PILES[last])
-    if kind == MOVE:
-        return "%sc%dc%d" % (player, first + 1, last + 1)
-    if kind == SLAP:
-        return "%s!%s" % (player, _PILES[last])
-    return "S"
+def magic(name):
+    """The first line of the transcripts of the game ``name`` (in ``spit.games``)."""
+    return name + "-transcript 1"
 
 
-def parse_action_word(word):
-    if word == "S":
-        return SPIT_ACTION
-    if len(word) >= 3 and word[0] in "12":
-        player = int(word[0]) - 1
-        if word[1] == "!" and len(word) == 3 and word[2] in _PILES:
-            return slap(player, _PILES.index(word[2]))
-        if word[1] == "c" and word[2] in "12345":
-            slot = int(word[2]) - 1
-            rest = word[3:]
-            if len(rest) == 1 and rest in _PILES:
-                return play(player, slot, _PILES.index(rest))
-            if len(rest) == 2 and rest[0] == "c" and rest[1] in "12345":
-                return move(player, slot, int(rest[1]) - 1)
-    raise TranscriptError("not an action: %r" % word)
+def _game_of(line):
+    """The game whose transcripts begin with ``line``, or None."""
+    for name in games.NAMES:
+        if line == magic(name):
+            return name
+    return None
 
 
 def _content_lines(text):
@@ -218,11 +194,11 @@ def _content_lines(text):
 def _parse_word(word, where, game):
     """``(action, press time or None)`` of one word of ``game`` such as ``1c3a@93812``."""
     name, at, time = word.partition("@")
-    _, _, parse, actions = _GAMES[game]
+    rules = games.rules(game)
     try:
-        action = parse(name)
+        action = rules.parse_action_word(name)
     except ValueError:
-        raise TranscriptError("%s: expected an action: %s" % (where, actions)) from None
+        raise TranscriptError("%s: expected an action: %s" % (where, rules.ACTION_WORDS)) from None
     if not at:
         return action, None
     if not time:
@@ -267,18 +243,3 @@ def _shown(text, form="%s"):
     if len(text) <= _SHOWN:
         return form % text
     return "%s... (%d characters)" % (form % text[:_SHOWN], len(text))
-
-
-# Each game's transcripts: the first line, and its words (written, read, listed).
-_GAMES = {
-    Game.NAME: (MAGIC, action_word, parse_action_word, _ACTIONS),
-    speed.Game.NAME: (SPEED_MAGIC, speed.action_word, speed.parse_action_word, _SPEED_ACTIONS),
-}
-
-
-def _game_of(magic):
-    """The game whose transcripts begin with the line ``magic``, or None."""
-    for name in _GAMES:
-        if _GAMES[name][0] == magic:
-            return name
-    return None

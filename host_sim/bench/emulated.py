@@ -43,7 +43,7 @@ wait states, no cache misses), so a real Pico is a little slower.
   collection), a pass of its own after a round or a screen ends;
   ``emu_main_loop_play_pass_max_us`` and ``_median_us``: the same over the passes in
   play (the median: the games' middle one); ``emu_cpu_decision_us``: the longest
-  ``Cpu.glance``, the part of a CPU seat's look that one pass runs;
+  ``CpuPlayer.glance``, the part of a CPU seat's look that one pass runs;
   ``emu_gc_during_round``: garbage collections while the round was in play,
   ``emu_heap_fell_in_play``: passes in play in which the heap in use fell without one (a list
   giving back room), and ``emu_alloc_bytes_in_play``: what the passes in play allocated,
@@ -245,13 +245,13 @@ def engine_figures(pico):
     from host_sim.bench.engine import _games
 
     seed, history, _ = _games()[0]
-    return {"emu_engine_step_us": _engine_step_us(pico, "spit.rules", seed, history)}
+    return {"emu_engine_step_us": _engine_step_us(pico, "spit.spit", seed, history)}
 
 
 def speed_engine_figures(pico):
-    from spit.speed_selfplay import play_game
+    from spit.selfplay import play_game
 
-    game = play_game(1).game
+    game = play_game(1, name="speed").game
     return {"emu_speed_engine_step_us": _engine_step_us(pico, "spit.speed", 1, game.history)}
 
 

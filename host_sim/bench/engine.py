@@ -13,9 +13,9 @@
 
 import time
 
-from spit.cpu import Cpu
-from spit.rules import Game
 from spit.selfplay import Race, game_seed, play_game
+from spit.spit import Game
+from spit.spit_cpu import SpitCpu
 
 from host_sim.vm.micropython_vm import run as run_in_vm
 
@@ -38,8 +38,8 @@ _TIMED_MS = 1500
 # the game's alone (plus the few hundred bytes each call costs to compile).
 _HEAP_SETUP = """
 import gc
-from spit.cpu import Cpu
-from spit.rules import Game
+from spit.spit_cpu import SpitCpu
+from spit.spit import Game
 from spit.selfplay import Race
 
 class Probe:
@@ -55,7 +55,7 @@ class Probe:
     def deal(self, seed):
         self.base = gc.mem_alloc()
         game = Game(seed)
-        self.race = Race(game, (Cpu(0, %(level)r, seed), Cpu(1, %(level)r, seed)))
+        self.race = Race(game, (SpitCpu(0, %(level)r, seed), SpitCpu(1, %(level)r, seed)))
         gc.collect()
 
     def step(self):
@@ -71,7 +71,7 @@ probe = Probe()
 # of every round anyway, so this adds little.
 _TIMING_PROGRAM = """
 import time
-from spit.rules import Game
+from spit.spit import Game
 
 games = %(games)r
 steps = 0
@@ -94,7 +94,7 @@ def _games():
     for index in range(_GAMES):
         seed = game_seed(_RUN_SEED, index)
         game = Game(seed)
-        race = Race(game, (Cpu(0, _LEVEL, seed), Cpu(1, _LEVEL, seed)))
+        race = Race(game, (SpitCpu(0, _LEVEL, seed), SpitCpu(1, _LEVEL, seed)))
         while race.step():
             pass
         games.append((seed, game.history, race.tries))

@@ -28,7 +28,7 @@ between the stages, is ``flow``):
   SPI0).
 
 The wrappers cost time themselves (a call through ``*args``), so the pass figures come
-from a separate run with only ``Cpu.glance`` timed (``stages=False``). Either run also
+from a separate run with only ``CpuPlayer.glance`` timed (``stages=False``). Either run also
 reports the longest glance (a CPU seat's look goes on over passes, a glance a pass),
 and the heap: collections during play (a pass in play after which ``gc.mem_alloc()`` fell
 and which took ``_COLLECTION_US`` or more: a collection takes 10-40 ms on this heap), the
@@ -82,9 +82,8 @@ from drivers.debounce import Debouncer
 from drivers.display import Display
 from spit.arbiter import Arbiter
 from spit.controls import Controls
-from spit.cpu import Cpu
-from spit.rules import PHASE_PLAY
-from spit.session import rules_of
+from spit.games import PHASE_PLAY
+from spit import games
 from spit.table import Table
 
 STAGES = %(stages)r
@@ -217,7 +216,8 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
     # main.py leaves, not on one this program's code scattered. The hooks wrap classes,
     # so they reach what boot made. The game's rules and CPU are imported as a match of
     # it imports them.
-    Game, Cpu = rules_of(name)
+    rules = games.rules(name)
+    Game, Cpu = rules.Game, games.cpu_player(name)
     Cpu.glance = timed_glance(Cpu.glance)
     if with_stages:
         hook(Debouncer, ("update",), "debounce")

@@ -32,9 +32,9 @@ plays, ``emu_render_full_us`` (the whole play screen, its clear included) and
 ``emu_render_idle_us`` (a frame where nothing changed).
 """
 
-from spit.cpu import Cpu
-from spit.rules import Game
 from spit.selfplay import Race
+from spit.spit import Game
+from spit.spit_cpu import SpitCpu
 
 from host_sim.vm.micropython_vm import run as run_in_vm
 
@@ -46,9 +46,10 @@ _GAME = """
 import framebuf, time
 from drivers.display import Display, PinBus
 from spit.controls import Controls
-from spit.cpu import Cpu
+from spit.spit_cpu import SpitCpu
 from spit.render import Renderer
-from spit.rules import Game, PLAY
+from spit.games import KIND_SHIFT, PLAY
+from spit.spit import Game
 from spit.selfplay import Race
 
 
@@ -71,7 +72,7 @@ def measure(seed, level):
     renderer = Renderer(display, framebuf)
     game = Game(seed)
     controls = Controls(game)
-    race = Race(game, (Cpu(0, level, seed), Cpu(1, level, seed)))
+    race = Race(game, (SpitCpu(0, level, seed), SpitCpu(1, level, seed)))
     renderer.play(game, controls)
     drawn_round = game.round
     sizes = []
@@ -79,7 +80,7 @@ def measure(seed, level):
     total_us = 0
     while race.step():
         done = len(game.history)
-        played = done and game.history[-1] >> 9 == PLAY and game.round == drawn_round
+        played = done and game.history[-1] >> KIND_SHIFT == PLAY and game.round == drawn_round
         drawn_round = game.round
         sent = display.bytes_sent
         windows_before = bus.windows
@@ -123,7 +124,8 @@ import hardware_setup
 from spit.controls import Controls
 from spit.pace import HEAP
 from spit.render import Renderer
-from spit.rules import Game, PLAY
+from spit.games import KIND_SHIFT, PLAY
+from spit.spit import Game
 
 renderer = Renderer(hardware_setup.display(), framebuf)
 HEAP.on = True  # as device.boot() sets it
@@ -140,7 +142,7 @@ for action in %(actions)r:
     start = time.ticks_us()
     renderer.play(game, controls)
     took = time.ticks_diff(time.ticks_us(), start)
-    if action >> 9 == PLAY:
+    if action >> KIND_SHIFT == PLAY:
         plays.append(took)
 start = time.ticks_us()
 for _ in range(20):
@@ -189,7 +191,7 @@ def emu_figures(seed=_SEED, level=_LEVEL):
     if firmware_paths() is None:
         return {}
     game = Game(seed)
-    race = Race(game, (Cpu(0, level, seed), Cpu(1, level, seed)))
+    race = Race(game, (SpitCpu(0, level, seed), SpitCpu(1, level, seed)))
     while len(game.history) < _EMU_ACTIONS and race.step():
         pass
     code = _EMU % {"seed": seed, "actions": list(game.history)}

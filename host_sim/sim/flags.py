@@ -6,9 +6,9 @@ Every error is one line naming the flag and the problem, exit status 2
 
 import argparse
 
+from spit import games
 from spit.cpu import LEVEL_NAMES
-from spit.options import CHOICES, GAMES, Options
-from spit.speed import KEPT_OPTIONS as SPEED_OPTIONS  # the others are Spit's rules
+from spit.options import CHOICES, Options
 
 from host_sim.command_line import OneLineParser, positive_int, seed
 from host_sim.sim.keyboard import help_lines
@@ -53,11 +53,11 @@ def parser():
         epilog="\n".join(help_lines() + ["F1 (the terminal: ?) shows the keys, Esc quits."]),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    games = "|".join(GAMES)
+    names = "|".join(games.NAMES)
     parse.add_argument(
         "--game",
-        choices=GAMES,
-        help="the game: %s (default %s; L/R switch it on the title)" % (games, GAMES[0]),
+        choices=games.NAMES,
+        help="the game: %s (default %s; L/R switch it on the title)" % (names, games.NAMES[0]),
     )
     seats = "human, cpu or cpu:LEVEL (%s)" % "|".join(LEVEL_NAMES)
     parse.add_argument("--p1", type=seat, help="player 1 (bottom): %s; default human" % seats)
@@ -76,9 +76,12 @@ def parser():
     parse.add_argument("--shots", metavar="DIR", help="where F12 screenshots go (%s)" % SHOTS_DIR)
     fresh = "start from the default settings and tallies, saved over the old ones (kept as .bak)"
     parse.add_argument("--fresh", action="store_true", help=fresh)
-    rules = parse.add_argument_group(
-        "rule options (default first; Speed takes only %s)" % _flags(SPEED_OPTIONS)
-    )
+    fewer = [
+        "%s takes only %s" % (games.title(name), _flags(games.rules(name).KEPT_OPTIONS))
+        for name in games.NAMES
+        if len(games.rules(name).KEPT_OPTIONS) < len(CHOICES)
+    ]
+    rules = parse.add_argument_group("rule options (default first; %s)" % "; ".join(fewer))
     for name, values in CHOICES:
         rules.add_argument("--" + name, choices=values, help="|".join(values))
     return parse
@@ -118,11 +121,12 @@ def parse_args(argv=None):
                 % " ".join(given)
             )
         args.check = args.check or args.headless  # a replay with no view is a check
-    spit_rules = ["--" + name for name in rules if name not in SPEED_OPTIONS]
-    if args.game == GAMES[1] and spit_rules:
+    kept = games.rules(args.game or games.NAMES[0]).KEPT_OPTIONS
+    unused = ["--" + name for name in rules if name not in kept]
+    if unused:
         parse.error(
-            "--game speed does not use Spit's rules: %s (Speed takes %s)"
-            % (" ".join(spit_rules), _flags(SPEED_OPTIONS))
+            "--game %s does not take %s (%s takes %s)"
+            % (args.game, " ".join(unused), games.title(args.game), _flags(kept))
         )
     if args.fresh and (args.headless or args.replay is not None):
         parse.error("--fresh starts the saved settings afresh: --headless and --replay keep none")
@@ -134,7 +138,7 @@ def parse_args(argv=None):
         args.p2 = args.p2 or DEFAULT_CPU
         args.games = args.games or 1
     args.p1, args.p2 = _seats(args)
-    args.game = args.game or GAMES[0]
+    args.game = args.game or games.NAMES[0]
     args.pace = args.pace or 1.0
     args.options = Options(**{name: getattr(args, name) or values[0] for name, values in CHOICES})
     return args

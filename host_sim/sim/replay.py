@@ -19,7 +19,8 @@ three), ``made`` (words applied so far), ``total``.
 """
 
 from spit import keys
-from spit.rules import PHASE_OVER, PHASE_PLAY, PHASE_READY, PLAY, SPIT_ACTION, kind_of, player_of
+from spit.games import PHASE_OVER, PHASE_PLAY, PHASE_READY, PLAY, kind_of, player_of
+from spit.spit import SPIT_ACTION
 from spit.ticks import ticks_add, ticks_diff
 
 PACE_US = 600_000  # between words of a transcript without press times

@@ -18,9 +18,8 @@ from drivers.buzzer import Buzzer
 from drivers.storage import Flash, Storage
 from drivers.transcripts import Transcripts
 from handheld import Handheld
-from spit import textview
+from spit import games, textview
 from spit.cpu import LEVEL_NAMES
-from spit.options import GAMES
 from spit.render import Renderer
 from spit.savedata import PERSON, SaveData
 from spit.ticks import TICKS_PERIOD, ticks_add, ticks_diff
@@ -34,8 +33,6 @@ SAVE_NAME = "spit.json"
 PRESS_US = 40_000  # a tap: how long a key the view cannot see released holds its button
 SEATS_NOTE = "# simulator seats "  # a comment line the simulator adds to its transcripts
 NOTED_WINS = 1000  # more games won than a note of the simulator's says
-# What each game counts besides its plays, in the headless lines (``Device.finished``).
-COUNTED = {GAMES[0]: ("spits", "slaps"), GAMES[1]: ("flips", "reshuffles")}
 
 
 class SimulatedClock:
@@ -57,7 +54,7 @@ class Device:
     ``seats`` are ``HUMAN`` or a CPU level; ``screen`` draws onto a virtual panel
     (``virtual``); ``record`` is a folder that keeps every finished game's transcript;
     ``title`` starts on the title screen as at power-on, else a match is laid out at
-    once; ``game`` is the game chosen (``spit.options.GAMES``); ``save`` (a ``SimSave``)
+    once; ``game`` is the game chosen (a name in ``spit.games``); ``save`` (a ``SimSave``)
     is read at the start and written between rounds, as on the device: the settings it
     keeps stand in for ``options``, ``seats`` and ``game`` but for those it was given.
 
@@ -78,7 +75,7 @@ class Device:
         screen=False,
         record=None,
         title=False,
-        game=GAMES[0],
+        game="spit",
         save=None,
     ):
         self.clock = clock
@@ -235,7 +232,7 @@ class Device:
             "rounds": game.round,
             "plays": game.plays,
         }
-        for name in COUNTED[game.NAME]:
+        for name in games.rules(game.NAME).COUNTED:  # besides its plays
             result[name] = getattr(game, name)
         result["match"] = list(match.wins)
         self.finished.append(result)

@@ -19,7 +19,7 @@ import os
 import random
 import sys
 
-from spit import textview
+from spit import games
 from spit.options import Options
 from spit.transcript import Transcript, TranscriptError
 
@@ -168,7 +168,7 @@ class Play:
             "P%d %s" % (p + 1, seat if seat == HUMAN else "CPU " + seat)
             for p, seat in enumerate(self.seats)
         )
-        game = textview.game_title(self.device.controller.saved.game)
+        game = games.title(self.device.controller.saved.game)
         seed = self.seed if self.replay is not None else self.device.match_seed()
         lines = ["game: " + game, "seed %d" % seed, seats]
         replay = self.replay

@@ -12,9 +12,8 @@ import os
 import textwrap
 import time
 
-from spit import keys, textview
+from spit import games, keys, textview
 from spit.controller import ATTRACT, ERROR, SELF_TEST, SETTINGS, TITLE
-from spit.options import GAMES
 from spit.ticks import ticks_add
 
 from host_sim.sim.keyboard import char_map, help_lines, key_label
@@ -25,7 +24,7 @@ _P1_SPIT = keys.button_id(0, keys.SPIT)
 _TAB = 9
 _ESC = 27
 _FRAME_S = 0.005
-_CHOOSE = "L / R switch the game: %s" % " / ".join(textview.game_title(g) for g in GAMES)
+_CHOOSE = "L / R switch the game: %s" % " / ".join(games.title(g) for g in games.NAMES)
 
 
 def screen_lines(device):
@@ -36,11 +35,11 @@ def screen_lines(device):
     lines = ["Spit handheld: " + device.screen_name(), ""]
     if mode == TITLE:
         start = "press %s (%s) to start a match" % (word, key_label(_P1_SPIT))
-        game = "game: " + textview.game_title(controller.saved.game)
+        game = "game: " + games.title(controller.saved.game)
         return lines + [word, game, _CHOOSE, start, "seed %d" % controller.seed]
     if mode == ATTRACT:
         table = controller.attract.table
-        playing = textview.game_title(table.game.NAME)
+        playing = games.title(table.game.NAME)
         lines.append("the CPU plays %s: press %s to start a match" % (playing, word))
         return lines + textview.lines(table.game, table.controls)
     if mode == SETTINGS:

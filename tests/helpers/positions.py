@@ -11,8 +11,9 @@ each position still holds all 52.
 from array import array
 
 from spit.cards import DECK_SIZE, card_name, parse_card
+from spit.games import PHASE_PLAY
 from spit.options import Options
-from spit.rules import PHASE_PLAY, Game
+from spit.spit import Game
 
 
 def cards(text):

@@ -6,7 +6,7 @@ left, and a face-down pack. The middle holds two spit piles, or one in a
 one-pile round. Pile 0 is player 1's spit pile and pile 1 is player 2's: each
 player spits onto their own pile.
 
-An action is a small int (no allocation, cheap to store):
+Its actions, small ints laid out as ``spit.games`` says:
 
     play(player, slot, pile)   a stock top onto a spit pile
     move(player, slot, slot)   a stock top into an empty slot, or (``stack=on``)
@@ -15,8 +15,13 @@ An action is a small int (no allocation, cheap to store):
     slap(player, pile)         the race for a pile at the end of a round
 
 ``check()`` says whether an action is allowed and why not; ``apply()`` checks,
-then changes the game; a refused action raises and changes nothing.
+then changes the game; a refused action raises and changes nothing. In a transcript
+(``spit.transcript``) the actions are words, players and slots numbered as on the
+buttons, spit piles as ``a`` (player 1's, the only one in a one-pile round) and ``b``:
+``S`` a spit, ``1c3a`` player 1 plays the top of C3 onto pile a, ``2c1c4`` player 2
+moves the top of C1 onto C4, ``2!b`` player 2 slaps pile b.
 
+>>> from spit.games import PHASE_PLAY, PHASE_READY
 >>> game = Game(7)
 >>> game.phase == PHASE_READY and game.card_count()
 52
@@ -27,29 +32,54 @@ True
 from micropython import const
 
 from spit.cards import ALL, DECK_SIZE, FITS, lay_reversed, rank, take_last, with_room
-from spit.options import Options
+from spit.games import (
+    NO_CARD,
+    NO_FIT,
+    NO_PILE,
+    NOT_NOW,
+    IllegalActionError,
+    InvalidActionError,
+    Rules,
+    call_word,
+    endings,
+    move,
+    play,
+    room_for_a_round,
+    slap,
+)
+from spit.options import CHOICES, Options
 from spit.rng import Rng
 from spit.twins import can_play, fitting_ranks
 
-PHASE_READY = const(0)  # laid out; waiting for the opening spit
-PHASE_PLAY = const(1)
-PHASE_SLAP = const(2)  # round over; waiting for the slap (or the winner's pick)
-PHASE_OVER = const(3)  # game over
-PHASE_DEALING = const(4)  # round over; the next is dealt by ``deal()`` (``deals_later``)
-PHASE_NAMES = ("ready", "play", "slap", "over", "dealing")
+# ``spit.games``' values, read on every press: a const is folded only in the module that
+# defines it (another module's is a global lookup, about a microsecond on the Pico), so
+# this one keeps copies; ``tests/test_games.py`` holds each to its value there.
+_PHASE_READY = const(0)
+_PHASE_PLAY = const(1)
+_PHASE_SLAP = const(2)
+_PHASE_OVER = const(3)
+_PHASE_DEALING = const(4)
+_KIND_SHIFT = const(9)
+_PLAYER_SHIFT = const(8)
+_FIRST_SHIFT = const(4)
+_FIELD = const(15)
+_PLAY = const(0)
+_MOVE = const(1)
+_CALL = const(2)
+_SLAP = const(3)
+_CALL_ACTION = const(_CALL << _KIND_SHIFT)
 
-PLAY = const(0)
-MOVE = const(1)
-SPIT = const(2)
-SLAP = const(3)
+SPIT_ACTION = _CALL_ACTION  # Spit's call: everyone who can turns a card
 
-SPIT_ACTION = const(SPIT << 9)
+# What the registry (``spit.games``) reads of a game.
+KEPT_OPTIONS = tuple(name for name, _ in CHOICES)  # Spit keeps every setting
+TRANSCRIPT_OPTIONS = True  # the options change the rules: transcripts name them
+ACTION_WORDS = "S, 1c3a (play), 1c1c4 (move) or 1!a (slap)"
+COUNTED = ("spits", "slaps")
+ONE_ROUND = False
+_PILES = "ab"
 
-# Why an action is refused, as the player is told.
-NOT_NOW = "not now"
-NO_CARD = "no card there"
-NO_PILE = "no such pile"
-NO_FIT = "doesn't fit"
+# Why an action is refused, as the player is told (besides ``spit.games``'s reasons).
 SLOT_TAKEN = "slot taken"
 SAME_SLOT = "same slot"
 NOTHING_TO_SPIT = "nothing to spit"
@@ -61,78 +91,47 @@ LOWEST_SCORE = "lowest score"
 
 _POINTS_TO_END = const(100)
 _RANKS = const(13)  # RANK_COUNT, inlined by the compiler
-ROUND_ACTIONS = const(64)  # more than the longest round of 900 self-play games (61)
-_ROUND = const(128)  # the least room made: a round's actions and more
+_ENDS = endings(OUT_OF_CARDS, LOWEST_SCORE)
 
 
-def room_for_a_round(items, room):
-    """Room in ``items`` (a game's history, its press times) for a round's actions, made
-    between rounds so that appending allocates nothing during one (a list grows by
-    doubling as it is appended to); ``room`` is the length up to which it had room, and
-    the new one is returned. Made in one copy: appending item by item took about 1 ms."""
-    count = len(items)
-    if room - count >= ROUND_ACTIONS:
-        return room
-    items.extend(items if count > _ROUND else [0] * _ROUND)
-    del items[count:]
-    return count + max(count, _ROUND)
+def cpu_player():
+    """Spit's CPU player, a class, imported when first asked for (``spit.games.prepare``)."""
+    from spit.spit_cpu import SpitCpu
+
+    return SpitCpu
 
 
-def play(player, slot, pile):
-    return PLAY << 9 | player << 8 | slot << 4 | pile
+def action_word(action):
+    """The transcript's word for ``action``."""
+    kind = action >> _KIND_SHIFT
+    player = "%d" % (((action >> _PLAYER_SHIFT) & 1) + 1)
+    first = (action >> _FIRST_SHIFT) & _FIELD
+    last = action & _FIELD
+    if kind == _PLAY:
+        return "%sc%d%s" % (player, first + 1, _PILES[last])
+    if kind == _MOVE:
+        return "%sc%dc%d" % (player, first + 1, last + 1)
+    if kind == _SLAP:
+        return "%s!%s" % (player, _PILES[last])
+    return "S"
 
 
-def move(player, slot, to_slot):
-    return MOVE << 9 | player << 8 | slot << 4 | to_slot
-
-
-def slap(player, pile):
-    return SLAP << 9 | player << 8 | pile
-
-
-def kind_of(action):
-    return action >> 9
-
-
-def player_of(action):
-    return (action >> 8) & 1
-
-
-def first_of(action):
-    """The slot of a play or move."""
-    return (action >> 4) & 15
-
-
-def last_of(action):
-    """The pile of a play or slap, the destination slot of a move."""
-    return action & 15
-
-
-class InvalidActionError(ValueError):
-    """Not an action at all: an unknown kind, or a slot or pile number out of range."""
-
-
-class IllegalActionError(ValueError):
-    """A well-formed action the rules do not allow now; ``reason`` is for the player."""
-
-    def __init__(self, reason):
-        super().__init__(reason)
-        self.reason = reason
-
-
-class Outcome:
-    """How a game ended: the winner (0 or 1) and why."""
-
-    def __init__(self, winner, reason):
-        self.winner = winner
-        self.reason = reason
-
-    def __repr__(self):
-        return "Outcome(%d, %r)" % (self.winner, self.reason)
-
-
-# Every way a game ends, by why and who won, made once: a game's end allocates nothing.
-_ENDS = {why: (Outcome(0, why), Outcome(1, why)) for why in (OUT_OF_CARDS, LOWEST_SCORE)}
+def parse_action_word(word):
+    """The action a transcript's word names; ValueError if none."""
+    if word == "S":
+        return SPIT_ACTION
+    if len(word) >= 3 and word[0] in "12":
+        player = int(word[0]) - 1
+        if word[1] == "!" and len(word) == 3 and word[2] in _PILES:
+            return slap(player, _PILES.index(word[2]))
+        if word[1] == "c" and word[2] in "12345":
+            slot = int(word[2]) - 1
+            rest = word[3:]
+            if len(rest) == 1 and rest in _PILES:
+                return play(player, slot, _PILES.index(rest))
+            if len(rest) == 2 and rest[0] == "c" and rest[1] in "12345":
+                return move(player, slot, int(rest[1]) - 1)
+    raise ValueError("not a Spit action: %r" % word)
 
 
 class RoundEnd:
@@ -171,23 +170,34 @@ def _deal_plan(sizes):
     return plan
 
 
-class Game:
+class Game(Rules):
     """One game of Spit, from the deal to a player out of cards (``NAME``: its
     transcripts'). ``seed`` fixes the deal and every later shuffle. ``hands``, when
     given, replaces the deal: two lists of cards in dealing order (tests use it).
 
     ``apply()`` deals the next round as soon as one ends, unless ``deals_later`` is
-    set: then the game waits in ``PHASE_DEALING`` until ``deal()`` is called (after
+    set: then the game waits in ``_PHASE_DEALING`` until ``deal()`` is called (after
     ``shuffle()``, or not; the same shuffles). The device sets it, so that a slap, the
     shuffles and the layout (about 1 ms each on the Pico) go in passes of their own.
     """
 
     NAME = "spit"
+    # What the screens and the controls ask every pass, found on this class itself: a
+    # method found on ``Rules`` costs a lookup more, some 4 µs a call on the Pico.
+    top = Rules.top
+    stock_top = Rules.stock_top
+    stock_count = Rules.stock_count
+    held = Rules.held
+    outcome = Rules.outcome
+    is_legal = Rules.is_legal
+    pile_count = Rules.pile_count
+    own_call = Rules.own_call
+    prepare_spit = Rules.prepare_spit
 
     def __init__(self, seed, options=None, hands=None):
         self.seed = seed
         self.options = options or Options()
-        self.word = self.options.word  # what the players call, and the screens say, for SPIT
+        self.word = call_word(self.NAME, self.options)  # what the players call for SPIT
         self.rng = Rng(seed)
         self.slots = len(self.options.pile_sizes)
         self._plan = _deal_plan(self.options.pile_sizes)  # the deal's, worked out once a game
@@ -199,7 +209,7 @@ class Game:
         self._two_piles = [with_room(DECK_SIZE), with_room(DECK_SIZE)]
         self._one_pile = [self._two_piles[0]]
         self.middle = self._two_piles
-        self.phase = PHASE_READY
+        self.phase = _PHASE_READY
         self.round = 0
         self.cleared = -1
         self.spit_turn = 0
@@ -234,40 +244,8 @@ class Game:
 
     # -- reading the table --------------------------------------------------
 
-    def top(self, pile):
-        """The top card of a spit pile, or -1 while it is empty."""
-        cards = self.middle[pile]
-        return cards[-1] if cards else -1
-
-    def stock_top(self, player, slot):
-        """The face-up top card of a stock slot, or -1 for an empty slot."""
-        cards = self.stock[player][slot]
-        return cards[-1] if cards else -1
-
-    def stock_count(self, player):
-        count = 0
-        for cards in self.stock[player]:
-            count += len(cards)
-        return count
-
-    def held(self, player):
-        """Cards a player still has to get rid of: stock and pack."""
-        return self.stock_count(player) + len(self.pack[player])
-
     def one_pile(self):
         return len(self.middle) == 1
-
-    def own_call(self, player):
-        """The action a SPIT press makes alone (Speed's call of the game): in Spit, none."""
-        return -1
-
-    def prepare_spit(self):
-        """Work a spit can have done ahead while nobody can move (Speed's gather): in
-        Spit, none."""
-        return False
-
-    def pile_count(self):
-        return len(self.middle)
 
     def card_count(self):
         """Every card is somewhere: this is always 52."""
@@ -332,7 +310,7 @@ class Game:
 
     def is_stuck(self):
         """Nobody can move: time to spit, or, with nothing left to spit, to slap."""
-        if self.phase != PHASE_PLAY:
+        if self.phase != _PHASE_PLAY:
             return False
         if len(self.history) != self._known_at:
             self._know()
@@ -390,45 +368,41 @@ class Game:
         return 1
 
     def may_slap(self, player):
-        return self.phase == PHASE_SLAP and (
+        return self.phase == _PHASE_SLAP and (
             self.options.pick != "winner" or self.cleared < 0 or self.cleared == player
         )
-
-    def outcome(self):
-        """None while the game goes on, then an ``Outcome``."""
-        return self._outcome
 
     # -- legality -----------------------------------------------------------
 
     def check(self, action):
         """Raise ``InvalidActionError`` or ``IllegalActionError`` unless the action is
         allowed now. Changes nothing."""
-        kind = action >> 9
-        player = (action >> 8) & 1
-        first = (action >> 4) & 15
-        last = action & 15
-        if kind == PLAY:
+        kind = action >> _KIND_SHIFT
+        player = (action >> _PLAYER_SHIFT) & 1
+        first = (action >> _FIRST_SHIFT) & _FIELD
+        last = action & _FIELD
+        if kind == _PLAY:
             reason = self.play_refusal(action)
             if reason is not None:
                 raise IllegalActionError(reason)
-        elif kind == MOVE:
+        elif kind == _MOVE:
             self._check_slot(first)
             self._check_slot(last)
-            self._require(self.phase == PHASE_PLAY, NOT_NOW)
+            self._require(self.phase == _PHASE_PLAY, NOT_NOW)
             card = self.stock_top(player, first)
             self._require(card >= 0, NO_CARD)
             self._require(first != last, SAME_SLOT)
             self._require(self._can_land(player, card, last), SLOT_TAKEN)
-        elif kind == SPIT:
+        elif kind == _CALL:
             if action != SPIT_ACTION:
                 raise InvalidActionError("malformed spit %d" % action)
-            self._require(self.phase in (PHASE_READY, PHASE_PLAY), NOT_NOW)
+            self._require(self.phase in (_PHASE_READY, _PHASE_PLAY), NOT_NOW)
             self._require(self.pack[0] or self.pack[1], NOTHING_TO_SPIT)
-        elif kind == SLAP:
+        elif kind == _SLAP:
             self._check_pile_number(last)
             if first:
                 raise InvalidActionError("malformed slap %d" % action)
-            self._require(self.phase == PHASE_SLAP, NOT_NOW)
+            self._require(self.phase == _PHASE_SLAP, NOT_NOW)
             self._require(last < len(self.middle), NO_PILE)
             self._require(self.may_slap(player), WINNER_PICKS)
         else:
@@ -438,14 +412,14 @@ class Game:
         """Why a play is refused now, as the player is told, or None if it is allowed;
         ``InvalidActionError`` if it names no slot or pile. A card that does not fit
         is the commonest refusal, and telling it raises nothing."""
-        player = (action >> 8) & 1
-        first = (action >> 4) & 15
-        last = action & 15
+        player = (action >> _PLAYER_SHIFT) & 1
+        first = (action >> _FIRST_SHIFT) & _FIELD
+        last = action & _FIELD
         if first >= self.slots:
             self._check_slot(first)
         if last > 1:
             self._check_pile_number(last)
-        if self.phase != PHASE_PLAY:
+        if self.phase != _PHASE_PLAY:
             return NOT_NOW
         if last >= len(self.middle):
             return NO_PILE
@@ -457,20 +431,13 @@ class Game:
             return NO_FIT
         return None
 
-    def is_legal(self, action):
-        try:
-            self.check(action)
-        except (InvalidActionError, IllegalActionError):
-            return False
-        return True
-
     def legal_actions(self):
         """Every action allowed now, for both players, in a fixed order."""
         actions = []
-        if self.phase == PHASE_READY:
+        if self.phase == _PHASE_READY:
             if self.pack[0] or self.pack[1]:
                 actions.append(SPIT_ACTION)
-        elif self.phase == PHASE_PLAY:
+        elif self.phase == _PHASE_PLAY:
             for player in (0, 1):
                 for slot in range(self.slots):
                     card = self.stock_top(player, slot)
@@ -485,7 +452,7 @@ class Game:
                             actions.append(move(player, slot, to_slot))
             if self.pack[0] or self.pack[1]:
                 actions.append(SPIT_ACTION)
-        elif self.phase == PHASE_SLAP:
+        elif self.phase == _PHASE_SLAP:
             for player in (0, 1):
                 if self.may_slap(player):
                     for pile in range(len(self.middle)):
@@ -498,23 +465,23 @@ class Game:
         """Check the action (raising, with nothing changed, if it is refused), then
         apply it and move the game on: a cleared stock or a stall ends the round,
         a finished round lays out the next one or ends the game."""
-        if action >> 9 == PLAY:
+        if action >> _KIND_SHIFT == _PLAY:
             reason = self.try_play(action)
             if reason is not None:
                 raise IllegalActionError(reason)
             return
-        if action >> 9 == MOVE:
+        if action >> _KIND_SHIFT == _MOVE:
             if not self.move_if_allowed(action):
                 self.check(action)  # raises: every move allowed has been made
             return
         self.check(action)
         self.history.append(action)
-        if action >> 9 == SPIT:
+        if action >> _KIND_SHIFT == _CALL:
             self._spit()
             self._note_stall()
         else:
             self.slaps += 1
-            self._settle_slap((action >> 8) & 1, action & 15)
+            self._settle_slap((action >> _PLAYER_SHIFT) & 1, action & _FIELD)
 
     def try_play(self, action):
         """Make a play if it is allowed now and return None, else return why not (as
@@ -523,9 +490,9 @@ class Game:
         reason = self.play_refusal(action)
         if reason is not None:
             return reason
-        player = (action >> 8) & 1
-        first = (action >> 4) & 15
-        self.middle[action & 15].append(self._take_top(player, first))
+        player = (action >> _PLAYER_SHIFT) & 1
+        first = (action >> _FIRST_SHIFT) & _FIELD
+        self.middle[action & _FIELD].append(self._take_top(player, first))
         self.plays += 1
         self.history.append(action)
         if not self._has_stock(player):
@@ -538,7 +505,9 @@ class Game:
         """Make a move if it is allowed now (True), else change nothing (False)."""
         if not self.is_legal(action):
             return False
-        self._move((action >> 8) & 1, (action >> 4) & 15, action & 15)
+        self._move(
+            (action >> _PLAYER_SHIFT) & 1, (action >> _FIRST_SHIFT) & _FIELD, action & _FIELD
+        )
         self.history.append(action)
         self._note_stall()
         return True
@@ -559,15 +528,11 @@ class Game:
         """With nothing left to spit and nobody able to move, the round ends in a stall."""
         if not (self.pack[0] or self.pack[1]) and self.is_stuck():
             self.cleared = -1
-            self.phase = PHASE_SLAP
+            self.phase = _PHASE_SLAP
 
     def _move(self, player, slot, to_slot):
         self.stock[player][to_slot].append(self._take_top(player, slot))
         self.face_up[player][to_slot] += 1
-
-    def _require(self, condition, reason):
-        if not condition:
-            raise IllegalActionError(reason)
 
     def _check_slot(self, slot):
         if slot >= self.slots:
@@ -617,7 +582,7 @@ class Game:
                 if self.pack[player]:
                     self.middle[player].append(take_last(self.pack[player]))
         self.spits += 1
-        self.phase = PHASE_PLAY
+        self.phase = _PHASE_PLAY
 
     def _cleared(self, player):
         self.cleared = player
@@ -627,7 +592,7 @@ class Game:
             self._middle_to(1 - player)
             self._end_round(-1)
         else:
-            self.phase = PHASE_SLAP
+            self.phase = _PHASE_SLAP
 
     def _settle_slap(self, player, pile):
         if self.one_pile():
@@ -658,7 +623,7 @@ class Game:
         moves in between."""
         self._slapper = slapper
         self._ending = True
-        self.phase = PHASE_DEALING
+        self.phase = _PHASE_DEALING
         if not self.deals_later:
             self.deal()
 
@@ -688,7 +653,7 @@ class Game:
         """The next part of what comes before the layout, a call (a pass on the device) each:
         score the round; shuffle player 1's cards; player 2's; make room in the history for the
         next round (``room_for_a_round``); then ``shuffled``. Refused outside the deal phase."""
-        self._require(self.phase == PHASE_DEALING, NOT_NOW)
+        self._require(self.phase == _PHASE_DEALING, NOT_NOW)
         if self.shuffled:
             return
         if self._ending:
@@ -706,7 +671,7 @@ class Game:
     def deal(self):
         """Score the round that ended and shuffle each player's cards (unless
         ``shuffle()`` did), then lay out the next round, or end the game. Refused outside
-        ``PHASE_DEALING``."""
+        ``_PHASE_DEALING``."""
         while not self.shuffled:
             self.shuffle()
         self.shuffled = False
@@ -715,7 +680,7 @@ class Game:
         self._known_at = -1  # the table changed, the history did not
         self._outcome = self._judge(hands)
         if self._outcome is not None:
-            self.phase = PHASE_OVER
+            self.phase = _PHASE_OVER
 
     def _judge(self, hands):
         out = 0 if not hands[0] else 1 if not hands[1] else -1  # the first out of cards
@@ -751,4 +716,4 @@ class Game:
         del piles[1][ALL]
         self.middle = piles if two else self._one_pile
         self.cleared = -1
-        self.phase = PHASE_READY
+        self.phase = _PHASE_READY
