@@ -52,6 +52,10 @@ from micropython import const
 
 from spit.options import WORDS
 
+# Builtins bound in this module's globals: a name missing there is found only after a
+# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+len, max = len, max
+
 PHASE_READY = const(0)  # laid out; waiting for the opening call
 PHASE_PLAY = const(1)
 PHASE_SLAP = const(2)  # round over; waiting for the slap (or the winner's pick)

@@ -34,6 +34,10 @@ from micropython import const
 from spit.layout import HEIGHT, MESSAGE_H, MESSAGE_Y, WIDTH, WORK_BYTES
 from spit.twins import glyph_row_shape, ink
 
+# Builtins bound in this module's globals: a name missing there is found only after a
+# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+isinstance, len = isinstance, len
+
 
 def colour(r, g, b):
     """The framebuf value of an 8-bit-per-channel colour (RGB565, bytes swapped)."""

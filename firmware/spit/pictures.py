@@ -39,6 +39,10 @@ from spit.pen import (
     shaped,
 )
 
+# Builtins bound in this module's globals: a name missing there is found only after a
+# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+len, max = len, max
+
 NAMES = ("P1", "P2")
 _RANKS = const(13)
 # 6 and 9 read the same turned over: as on printed cards, a bar under each tells them

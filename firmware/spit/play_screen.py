@@ -33,6 +33,10 @@ from spit.pace import FOLLOWS_MAX, HEAP
 from spit.pen import HIGHLIGHT, WHITE
 from spit.play_regions import CALL_CODES, MESSAGE_CODE, NAME_CODES, PACK_CODES, SWEPT, Regions
 
+# Builtins bound in this module's globals: a name missing there is found only after a
+# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+len, max, min = len, max, min
+
 # ``spit.games``' values, read on every press: a const is folded only in the module that
 # defines it (another module's is a global lookup, about a microsecond on the Pico), so
 # this one keeps copies; ``tests/test_games.py`` holds each to its value there.

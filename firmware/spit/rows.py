@@ -22,6 +22,10 @@ from micropython import const
 from spit.layout import WIDTH, WORK_BYTES
 from spit.pen import DIGITS, FELT, shaped
 
+# Builtins bound in this module's globals: a name missing there is found only after a
+# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+len, max, min = len, max, min
+
 _ROWS = const(11)  # the most rows a screen makes (the settings: a heading and 10 rows)
 _PIECES = const(32)  # the most pieces of text a row makes (the self-test's: 8 cells of 4)
 _BOTH = const(2)  # a row's player: both copies, player 2's turned

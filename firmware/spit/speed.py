@@ -52,6 +52,10 @@ from spit.games import (
 from spit.options import Options
 from spit.rng import Rng
 
+# Builtins bound in this module's globals: a name missing there is found only after a
+# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+len, max = len, max
+
 # ``spit.games``' values, read on every press: a const is folded only in the module that
 # defines it (another module's is a global lookup, about a microsecond on the Pico), so
 # this one keeps copies; ``tests/test_games.py`` holds each to its value there.

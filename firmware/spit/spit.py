@@ -51,6 +51,10 @@ from spit.options import CHOICES, Options
 from spit.rng import Rng
 from spit.twins import can_play, fitting_ranks
 
+# Builtins bound in this module's globals: a name missing there is found only after a
+# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+len, max, min, sum = len, max, min, sum
+
 # ``spit.games``' values, read on every press: a const is folded only in the module that
 # defines it (another module's is a global lookup, about a microsecond on the Pico), so
 # this one keeps copies; ``tests/test_games.py`` holds each to its value there.

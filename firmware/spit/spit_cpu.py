@@ -36,6 +36,10 @@ from spit.cpu import CpuPlayer
 from spit.games import CALL_ACTION, PHASE_PLAY, PHASE_READY, PHASE_SLAP, move, play, slap
 from spit.twins import count_fits, fitting_ranks
 
+# Builtins bound in this module's globals: a name missing there is found only after a
+# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+len = len
+
 _LOOKING = const(-2)  # spit.cpu.LOOKING, inlined by the compiler
 # A careless look can't tell spit piles apart that differ by this many cards or fewer.
 _CLOSE = const(3)

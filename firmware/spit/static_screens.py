@@ -49,6 +49,10 @@ from spit.pace import HEAP
 from spit.pen import DIM, HIGHLIGHT, WHITE
 from spit.rows import Rows
 
+# Builtins bound in this module's globals: a name missing there is found only after a
+# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+isinstance, len, max, min, type = isinstance, len, max, min, type
+
 # Texts made once: a new string takes about 0.2 ms on the Pico, where MicroPython looks
 # it up among the interned ones. By player * 2 + (1 for the CPU), and then + 1 for ready.
 _SEAT_NAMES = ("P1", "P1 CPU", "P2", "P2 CPU")
