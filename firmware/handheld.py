@@ -28,7 +28,8 @@ import gc
 
 from drivers.debounce import Debouncer
 from micropython import const
-from spit.controller import ERROR, Controller
+from spit.controller import Controller
+from spit.modes import ERROR, MATCH
 from spit.pace import SOUND, Pace
 
 # The error screen shows 8 rows of 38 columns: a longer message only costs memory.
@@ -160,7 +161,8 @@ class Handheld:
         self.last_error = error
         message = describe(error)
         controller = self.controller
-        repeat = self._repeating or (controller.mode == ERROR and controller.message == message)
+        shown = controller.mode == ERROR and controller.modes[ERROR].message == message
+        repeat = self._repeating or shown
         self._repeating = True
         if repeat:
             return False
@@ -229,8 +231,8 @@ class Handheld:
             self.transcripts.add(list(transcript.lines()))
         storage = self.storage
         if storage is not None:
-            self.controller.reactions.save_into(self.saved)  # the records, with the rest
+            self.controller.listener.reactions.save_into(self.saved)  # the records, with the rest
             if not storage.save(self.saved) and not self._told:
                 # Said once, on the next ready screen: the tallies are kept until power-off.
                 self._told = True
-                self.controller.tell(storage.problem or "not saved")
+                self.controller.modes[MATCH].tell(storage.problem or "not saved")

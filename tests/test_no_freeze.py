@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from spit import keys
-from spit.controller import EAGER_US
+from spit.match_mode import EAGER_US
+from spit.modes import ATTRACT, SETTINGS
 from test_main import Board
 
 P1_SPIT = keys.button_id(0, keys.SPIT)
@@ -119,9 +120,9 @@ def enter(board, transition):
     controller = board.handheld.controller
     now = board.now
     if transition == "attract":
-        controller._start_attract(now)
+        controller._enter(ATTRACT, now)
     elif transition == "settings":
-        controller._open_settings(now)
+        controller._enter(SETTINGS, now)
     elif transition == "error":
         controller.fail("ValueError: a test", now)
     board.run(50)

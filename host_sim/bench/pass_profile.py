@@ -158,7 +158,7 @@ def what(handheld):
     if session is not None:
         code |= session.table.game.phase << 4
         code |= (1 if session.table.controls.counting else 0) << 2
-        code |= (1 if controller._reading else 0) << 3
+        code |= (1 if controller.current._reading else 0) << 3
     code |= (1 if controller.renderer.busy else 0) << 12
     return code | (1 if controller._answer else 0) << 13
 
