@@ -175,13 +175,14 @@ class Handheld:
     def _fail_without_renderer(self, message, now):
         """The error screen set up in the controller alone, when ``fail`` raised."""
         controller = self.controller
-        renderer = controller.renderer
-        controller.renderer = None  # the controller leaves the renderer alone then
+        drawing = controller.drawing
+        renderer = drawing.renderer
+        drawing.renderer = None  # the controller leaves the renderer alone then
         try:
             controller.fail(message, now)
         except Exception:  # noqa: BLE001 (counted; the passes go on with what is left)
             pass
-        controller.renderer = renderer
+        drawing.renderer = renderer
 
     def overflows(self):
         """Presses lost because a buffer was full (the capture ring or the arbiter)."""

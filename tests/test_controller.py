@@ -744,7 +744,7 @@ def test_passes_leave_a_drawn_play_screen_alone_until_something_happens():
 
     device = Device()
     device.screen = screen = CountingScreen()
-    device.controller.renderer = screen
+    device.controller.drawing.renderer = screen
     device.tap(P1_SPIT)  # the match
     device.both_spit()
     device.run(COUNTDOWN_US // 1000 + 100)
@@ -876,9 +876,7 @@ def test_a_person_at_a_cpu_match_leaves_it_for_the_settings_at_any_time():
 @pytest.mark.parametrize(
     ("module", "owners"),
     [
-        ("spit.controller", {"_DRAW": "spit.pace.DRAW", "_TAKE": "spit.pace.TAKE"}),
-        ("spit.controller", {"_REGION": "spit.pace.REGION", "_ANSWER": "spit.pace.ANSWER"}),
-        ("spit.controller", {"_STAY": "spit.modes.STAY"}),
+        ("spit.controller", {"_DRAW": "spit.pace.DRAW", "_STAY": "spit.modes.STAY"}),
         ("spit.match_mode", {"_TITLE": "spit.modes.TITLE", "_MATCH": "spit.modes.MATCH"}),
         ("spit.match_mode", {"_SETTINGS": "spit.modes.SETTINGS", "_STAY": "spit.modes.STAY"}),
         ("spit.match_mode", {"_SPIT": "spit.keys.SPIT", "_KEY_MASK": "spit.keys.KEY_MASK"}),

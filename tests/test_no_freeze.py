@@ -88,7 +88,7 @@ def test_two_eager_spit_presses_on_the_title_then_both_reach_the_countdown(board
     pin(P1_SPIT).release()
     pin(P2_SPIT).release()
     board.run(2_300)
-    assert screen(board) == "ready" and not board.handheld.controller.renderer.busy
+    assert screen(board) == "ready" and not board.handheld.controller.drawing.renderer.busy
     controls = board.handheld.session.table.controls
     assert controls.called == [False, False], "the title's presses are not calls"
     assert board.handheld.controller.arbiter.pending == 0

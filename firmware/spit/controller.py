@@ -5,22 +5,15 @@ Each mode (``spit.modes``: title, attract, settings, error; ``spit.match_mode``;
 which mode comes next, and the controller makes the move. It keeps what the modes share:
 the arbiter, built once a power-on so that the fair tie rule's priority lasts until the
 power goes off; the match seeds; the listener (``spit.listener``: tones, reaction times);
-and the shape of a pass (``spit.pace``): the break, a SPIT held two seconds (the settings
-between games, or the self-test's end), the screen's share.
-
-``Controller(saved, seed, now, renderer=None, sound=None, on_break=None, listener=None,
-on_game_over=None, pace=None)``: ``saved`` is the ``SaveData``, updated in place; ``seed``
-the first match's, the later ones drawn from it; ``renderer`` draws (None: nothing);
-``sound(name, now)`` plays a tone of ``spit.sounds``; ``on_break()`` runs in a pass of its
-own after a round or a screen ended, where saving and collecting delay no race;
-``listener`` hears the controls' events after the device; ``on_game_over(game, match)``;
-``pace`` is begun by the caller each pass.
+the screen's share of the passes (``spit.pace.Drawing``); the break (``on_break()``, where
+saving and collecting delay no race), a pass of its own once the new screen is up; and
+SPIT held two seconds (the settings between games, or the self-test's end).
 
 ``touch(button, t)``: a debounced press; ``run(now, held)``: a pass, ``held`` the mask of
 buttons down. ``screen()`` says which screen shows (``spit.screens``), ``screen_name()``
 names it as a player would: the views, the bench and the tests read it. Attributes:
 ``mode`` (the current mode's code), ``current``, ``modes`` (by code), ``session`` (the
-match's, or None), ``seed`` (the next match's).
+match's, or None), ``seed`` (the next match's), ``drawing``, ``listener``.
 """
 
 from micropython import const
@@ -30,7 +23,7 @@ from spit.arbiter import Arbiter
 from spit.listener import Listener
 from spit.match_mode import MatchMode
 from spit.modes import ATTRACT, ERROR, MATCH, SELF_TEST, TITLE, Attract, Error, Settings, Title
-from spit.pace import Pace
+from spit.pace import Drawing, Pace
 from spit.rng import derive
 from spit.ticks import ticks_diff
 
@@ -42,9 +35,6 @@ _SPITS = const(1 << 7 | 1 << 15)
 _MATCH_SALT = const(0x4D47)
 # ``spit.pace``'s and ``spit.modes``' values, folded here (tests/test_controller.py).
 _DRAW = const(0)
-_TAKE = const(0)
-_REGION = const(1)
-_ANSWER = const(2)
 _STAY = const(-1)
 
 
@@ -57,6 +47,11 @@ def _no_break():
 
 
 class Controller:
+    """``Controller(saved, seed, now, renderer=None, sound=None, on_break=None,
+    listener=None, on_game_over=None, pace=None)``: ``saved`` updated in place; ``seed``
+    the first match's; ``sound(name, now)`` plays a tone; ``listener`` hears the controls'
+    events after the device; ``pace`` is begun by the caller each pass."""
+
     def __init__(
         self,
         saved,
@@ -72,7 +67,6 @@ class Controller:
         self.saved = saved
         self.arbiter = Arbiter(tie_us=saved.tie_us)
         self.pace = pace or Pace()
-        self.renderer = renderer
         self.sound = sound or _no_sound
         self.on_break = on_break or _no_break
         self.seeds = derive(seed, _MATCH_SALT)
@@ -80,14 +74,9 @@ class Controller:
         self.listener = Listener(saved, self.sound, listener)
         self.take = self._take  # bound once: the menus commit with it every pass
         self._held_since = [-1, -1]  # when each SPIT went down, while it stays down
+        self.drawing = Drawing(self.pace, self.arbiter, renderer)
         self._break_due = False  # a quiet moment came: save and collect in the next pass
         self._break_at = now  # when the break became due
-        self._undrawn = False  # a new screen came and the renderer has not seen it yet
-        self._answer = False  # a new screen's first call is the next pass's, whatever the pace
-        # The play screen's controls, all drawn, and their ``changes`` then: until they
-        # tell something, the passes leave the screen alone.
-        self._still = None
-        self._still_at = 0
         match = MatchMode(self, self.listener, on_game_over)
         self.modes = [Title(self), Attract(self), match, Settings(self), Error(self), None]
         self.mode = TITLE
@@ -119,84 +108,25 @@ class Controller:
             return
         if held & _SPITS or self._held_since[0] >= 0 or self._held_since[1] >= 0:
             self._note_holds(now, held)
-        renderer = self.renderer
+        drawing = self.drawing
+        renderer = drawing.renderer
         if renderer is not None:
-            if self._answer:
-                self._answer_now(now)  # whatever the pace: the answer to the press that brought it
+            if drawing.answer:
+                drawing.answer_now(now, self.current)  # whatever the pace
                 return
             # What the screen left from its last call, or a piece of drawing turned away in
             # the last pass, goes first, in a pass of its own: a piece starts early.
-            if (renderer.busy or self.pace.waiting == _DRAW) and self._drew_alone(now):
+            if (renderer.busy or self.pace.waiting == _DRAW) and drawing.alone(now, self.current):
                 return
         code = self.current.run(now)
         if code != _STAY:
             self._enter(code, now)
         if renderer is not None:
-            self._screen_after(now)
-
-    def _drew_alone(self, now):
-        """What the screen left from its last call, or a piece of drawing turned away, in a
-        pass of its own when its turn has come; True if it was. In a game, at most
-        ``ALONE_MAX`` such passes in a row (``Pace.alone``), so that the game moves on;
-        outside one, whenever drawing has its turn (a press due goes first)."""
-        if self.current.in_game:
-            if not self.pace.alone(self.arbiter):
-                return False
-        elif self.arbiter.due(now) or not self.pace.turn(_DRAW, self.arbiter):
-            return False
-        renderer = self.renderer
-        if renderer.busy and renderer.step(_REGION):
-            # A step does not look at the game: a change made while the screen was being
-            # drawn is followed by the next call of the screen, so nothing is still yet.
-            self._still = None
-        else:
-            self._show(now, _REGION)
-        return True
-
-    def _screen_after(self, now):
-        """The screen's share of a pass that ran the mode (``spit.pace``)."""
-        renderer = self.renderer
-        if self._answer:
-            if not self.pace.carried:
-                self._answer_now(now)  # a new screen came in this pass; else the next's start
-        elif renderer.busy and self.current.in_game:
-            if self.pace.turn(_DRAW, self.arbiter):
-                # What the screen left goes in passes of its own: this one takes the new
-                # values (follows the game's changes), so that those need not look.
-                self.current.draw(renderer, now, _TAKE)
-        else:
-            still = self._still  # the play screen all drawn: nothing new until it changes
-            if (
-                still is None
-                or still.changes != self._still_at
-                or self.current.controls is not still
-            ) and self.pace.turn(_DRAW, self.arbiter):
-                self._undrawn = False
-                self._show(now, _REGION)
-
-    def _answer_now(self, now):
-        """A new screen's first call, which takes its values and sends its first region."""
-        self.pace.spend()
-        self._answer = self._undrawn = False
-        self._show(now, _ANSWER)
-
-    def _show(self, now, share):
-        """A call of the mode's screen; then the play screen's controls, if it is all
-        drawn, else None."""
-        still = self.current.draw(self.renderer, now, share)
-        if still is not None and not self.renderer.busy:
-            self._still_at = still.changes
-        else:
-            still = None
-        self._still = still
-
-    def drawing(self):
-        """The screen is not drawn yet: still a piece a pass, or not begun."""
-        return self.renderer is not None and (self._undrawn or self.renderer.busy)
+            drawing.after(now, self.current)
 
     def _screen_up(self, now):
         """The screen that came with the break is drawn, or has had long enough."""
-        return not self.drawing() or ticks_diff(now, self._break_at) >= BREAK_WAIT_US
+        return not self.drawing.pending() or ticks_diff(now, self._break_at) >= BREAK_WAIT_US
 
     def _note_holds(self, now, held):
         # A player a call: a loop's frame would be on the heap (``tests/test_frames.py``).
@@ -225,16 +155,12 @@ class Controller:
         self.current = mode
         self.mode = code
         self.new_screen(now, True)
-        self._still = None
-        if self.renderer is not None:
-            self.renderer.invalidate()
+        self.drawing.clear()
 
     def new_screen(self, t, answer):
         """A new screen, or new values on one, came at ``t``: drawn first (as the answer
         to the press that brought it, with ``answer``), then the break."""
-        if answer:
-            self._answer = True
-        self._undrawn = True
+        self.drawing.new_screen(answer)
         self._break_due = True
         self._break_at = t
 
@@ -271,13 +197,12 @@ class Controller:
 
     def screen_name(self):
         """The screen shown now, as a player names it: the play screen is "stuck" while
-        it prompts for SPIT. (The device never asks: whether anybody can move is worked
-        out once an action, away from the pass that draws its answer.)"""
+        it prompts for SPIT (the device never asks: a view's question)."""
         shown = self.screen()
         if shown == screens.PLAY and self.session.table.game.is_stuck():
             shown = screens.STUCK
         return screens.NAMES[shown]
 
     def word(self):
-        """What the players call for SPIT in the chosen game (``SPIT``, ``SLAM``, ``SPEED``)."""
+        """What the players call for SPIT in the chosen game."""
         return games.call_word(self.saved.game, self.saved.options)

@@ -163,7 +163,7 @@ class MatchMode(Mode):
             # The ready screen first: it answers the press that started the match, and
             # the cards are dealt once it is drawn; a call made meanwhile needs the
             # table, so the cards are dealt at once.
-            if not self.flow.drawing() or self.arbiter.due(now):
+            if not self.flow.drawing.pending() or self.arbiter.due(now):
                 self.deal()
             return _STAY
         if self._leaving and self._left(now, session.table):
