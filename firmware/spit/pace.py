@@ -40,7 +40,7 @@ SOUND = const(2)
 _NOBODY = const(-1)
 
 # A piece of drawing (a region: 0.5-1.1 ms on the Pico) starts only this early in a pass:
-# in a game, a pass of its own (``Controller``), before the game's work.
+# in a game, a pass of its own (``Drawing``), before the game's work.
 _DRAW_BEFORE_US = const(450)
 # Nor when a press will be due before this long, about the longest region: the pass ends
 # sooner, and the next commits the press.
