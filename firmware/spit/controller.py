@@ -97,8 +97,6 @@ class Controller:
         if code != _STAY:
             self._enter(code, t)
 
-    # -- one pass -------------------------------------------------------------
-
     def run(self, now, held):
         if self._break_due and not self.current.racing() and self._screen_up(now):
             # Saving and collecting take milliseconds: a pass of their own, once the new
@@ -145,8 +143,6 @@ class Controller:
                 self._held_since[player] = now
                 self._enter(code, now)
 
-    # -- the moves ------------------------------------------------------------
-
     def _enter(self, code, now):
         mode = self.modes[code]
         mode.enter(now)  # first: a mode that cannot begin leaves the current one as it was
@@ -176,20 +172,15 @@ class Controller:
 
     def self_test(self, now):
         """Start the self-test (both SPIT held at power-on)."""
-        # Imported here: only the self-test needs it, and every module imported at boot
-        # takes heap and boot time (README, section 13).
-        from spit.self_test import SelfTest
+        from spit.self_test import SelfTest  # not at boot: every import costs heap and time
 
         self.modes[SELF_TEST] = SelfTest(self)
         self._enter(SELF_TEST, now)
 
     def prepare_games(self):
-        """Import the games a press or a timeout may start next, the chosen one and
-        attract mode's next: in a break, not in a pass a player waits on."""
+        """Import the games a press or a timeout may start next: in a break."""
         games.prepare(self.saved.game)
         games.prepare(self.modes[ATTRACT].next_game())
-
-    # -- the screen -----------------------------------------------------------
 
     def screen(self):
         """The screen the device shows now (``spit.screens``)."""
