@@ -26,9 +26,9 @@ makes the moves between them:
 - Error: what went wrong; SPIT, or ``ERROR_US``, bring the title back. Saved tallies and
   settings are untouched, and capture goes on.
 
-Outside a match the controller commits the presses itself (``take``, one handler bound
-once) and hands each to the mode current at that press: a press can move to another mode,
-and the presses after it in the same pass go to that one.
+Outside a match a mode commits the presses due through the controller's ``take`` (one
+handler, bound once), which hands each to the mode current at that press: a press can move
+to another mode, and the presses after it in the same pass go to that one.
 """
 
 from micropython import const
