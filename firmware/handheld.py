@@ -28,7 +28,8 @@ import gc
 
 from drivers.debounce import Debouncer
 from micropython import const
-from spit.controller import ERROR, Controller
+from spit.controller import Controller
+from spit.modes import ERROR, MATCH
 from spit.pace import SOUND, Pace
 
 # The error screen shows 8 rows of 38 columns: a longer message only costs memory.
@@ -160,7 +161,8 @@ class Handheld:
         self.last_error = error
         message = describe(error)
         controller = self.controller
-        repeat = self._repeating or (controller.mode == ERROR and controller.message == message)
+        shown = controller.mode == ERROR and controller.modes[ERROR].message == message
+        repeat = self._repeating or shown
         self._repeating = True
         if repeat:
             return False
@@ -173,13 +175,14 @@ class Handheld:
     def _fail_without_renderer(self, message, now):
         """The error screen set up in the controller alone, when ``fail`` raised."""
         controller = self.controller
-        renderer = controller.renderer
-        controller.renderer = None  # the controller leaves the renderer alone then
+        drawing = controller.drawing
+        renderer = drawing.renderer
+        drawing.renderer = None  # the controller leaves the renderer alone then
         try:
             controller.fail(message, now)
         except Exception:  # noqa: BLE001 (counted; the passes go on with what is left)
             pass
-        controller.renderer = renderer
+        drawing.renderer = renderer
 
     def overflows(self):
         """Presses lost because a buffer was full (the capture ring or the arbiter)."""
@@ -229,8 +232,8 @@ class Handheld:
             self.transcripts.add(list(transcript.lines()))
         storage = self.storage
         if storage is not None:
-            self.controller.reactions.save_into(self.saved)  # the records, with the rest
+            self.controller.listener.reactions.save_into(self.saved)  # the records, with the rest
             if not storage.save(self.saved) and not self._told:
                 # Said once, on the next ready screen: the tallies are kept until power-off.
                 self._told = True
-                self.controller.tell(storage.problem or "not saved")
+                self.controller.modes[MATCH].tell(storage.problem or "not saved")

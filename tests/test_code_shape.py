@@ -11,9 +11,9 @@ import tomllib
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(REPO, "firmware")
 
-# The longest firmware files today: spit/controller.py (the game flow over the screens)
-# and spit/spit.py (the game).
-FILE_LINES_MAX = 760
+# The longest firmware files today: spit/static_screens.py (the screens but play's) and
+# spit/spit.py (the game).
+FILE_LINES_MAX = 730
 COMPLEXITY_MAX = 17
 
 

@@ -5,23 +5,21 @@ from drivers.buttons import IrqButtons
 from handheld import Handheld
 from machine import Pin
 from spit import keys
-from spit.controller import (
+from spit.controller import HOLD_US
+from spit.games import MOVE, PHASE_DEALING, PHASE_OVER, PHASE_PLAY, PHASE_READY, kind_of, player_of
+from spit.match_mode import EAGER_US, READY_US, ROUND_RESULT_US
+from spit.modes import (
     ATTRACT,
     ATTRACT_US,
     COUNTDOWN_US,
-    EAGER_US,
     ERROR,
     ERROR_US,
-    HOLD_US,
     MATCH,
-    READY_US,
-    ROUND_RESULT_US,
     SELF_TEST,
     SETTINGS,
     TITLE,
     TITLE_US,
 )
-from spit.games import MOVE, PHASE_DEALING, PHASE_OVER, PHASE_PLAY, PHASE_READY, kind_of, player_of
 from spit.pace import TAKE
 from spit.savedata import SaveData
 from spit.session import NEXT_GAME_US, NEXT_MATCH_US, NO_WINS
@@ -245,7 +243,7 @@ def test_attract_mode_plays_itself_and_no_press_reaches_its_game():
     device.run(TITLE_US // 1000 + 10)
     assert device.controller.mode == ATTRACT
     device.run(COUNTDOWN_US // 1000 + 8000)
-    attract = device.controller.attract.table.game
+    attract = device.controller.current.session.table.game
     assert attract.plays > 0 and device.screen.name == "play"
     assert device.screen.args[2] == (True, True)
     before = attract.history[:]
@@ -254,7 +252,7 @@ def test_attract_mode_plays_itself_and_no_press_reaches_its_game():
     assert all(action >> 8 & 1 in (0, 1) for action in attract.history)
     device.run(TITLE_US // 1000 + 10)
     device.tap(P1_SPIT)
-    assert device.controller.mode == MATCH and device.controller.attract is None
+    assert device.controller.mode == MATCH and device.controller.modes[ATTRACT].session is None
 
 
 def test_the_title_stays_twenty_seconds_and_each_press_keeps_it_up():
@@ -278,7 +276,7 @@ def test_any_button_but_spit_in_attract_mode_brings_the_title_back(key, player):
     device.tap(keys.button_id(player, key))
     assert device.controller.mode == TITLE and device.screen.name == "title"
     assert device.screen.args == ("SPIT", device.controller.seed) and device.saved.game == "spit"
-    assert device.controller.attract is None
+    assert device.controller.modes[ATTRACT].session is None
     device.run(TITLE_US // 1000 - 500)
     assert device.controller.mode == TITLE, "the title stays its whole time"
 
@@ -313,7 +311,7 @@ def test_attract_mode_plays_spit_and_speed_in_turn():
     played = []
     for _ in range(3):
         device.run(TITLE_US // 1000 + 10)
-        played.append(device.controller.attract.table.game.NAME)
+        played.append(device.controller.current.session.table.game.NAME)
         for _ in range(ATTRACT_US // 100_000 + 1):  # its game's end, or a minute
             device.run(100)
             if device.controller.mode == TITLE:
@@ -449,7 +447,7 @@ def test_an_exception_shows_the_error_screen_and_the_title_comes_back(when, monk
 
         monkeypatch.setattr(table.controls, "update", broken)
     else:
-        monkeypatch.setattr(device.controller, "_start_attract", lambda now: 1 // 0)
+        monkeypatch.setattr(device.controller.modes[ATTRACT], "enter", lambda now: 1 // 0)
         device.run(TITLE_US // 1000)
     device.run(5)
     assert device.controller.mode == ERROR and device.screen.name == "error"
@@ -529,7 +527,7 @@ def test_a_reaction_clock_left_running_across_the_tick_wrap_records_nothing(wrap
     device.run(869)  # played 869 ms after a whole number of wraps
     _person_moves(device, game)
     assert device.controller.session.table.controls.times, "a card was played"
-    reactions = device.controller.reactions
+    reactions = device.controller.listener.reactions
     assert reactions.session[0].count == 0 and reactions.personal[0].best_ms == 0
     assert device.saved.best_ms[0] == 0
 
@@ -609,10 +607,10 @@ def test_reaction_times_show_after_a_round_for_each_person():
     device.run(COUNTDOWN_US // 1000 + 1500)
     assert game.phase == PHASE_PLAY
     # P1's clock started when the opening spit gave them a card to play.
-    ms = controller.reactions.played(0, device.now)
+    ms = controller.listener.reactions.played(0, device.now)
     assert 100 <= ms <= COUNTDOWN_US // 1000
-    controller._round_over()
-    assert controller.reactions.figures == [ms, ms, ms, 0, 0, 0]
+    controller.modes[MATCH].round_over(device.now)
+    assert controller.listener.reactions.figures == [ms, ms, ms, 0, 0, 0]
     assert device.saved.best_ms[0] == 0, "kept until the break writes the save"
     controller.on_break()  # the break, which writes the save
     assert device.saved.best_ms[0] == ms, "the record goes into the saved data"
@@ -746,7 +744,7 @@ def test_passes_leave_a_drawn_play_screen_alone_until_something_happens():
 
     device = Device()
     device.screen = screen = CountingScreen()
-    device.controller.renderer = screen
+    device.controller.drawing.renderer = screen
     device.tap(P1_SPIT)  # the match
     device.both_spit()
     device.run(COUNTDOWN_US // 1000 + 100)
@@ -873,3 +871,21 @@ def test_a_person_at_a_cpu_match_leaves_it_for_the_settings_at_any_time():
     assert game.phase == PHASE_PLAY and game.round == 0, "in the middle of a round"
     device.hold(P2_SPIT, HOLD_US // 1000 + 100)
     assert device.controller.mode == SETTINGS
+
+
+@pytest.mark.parametrize(
+    ("module", "owners"),
+    [
+        ("spit.controller", {"_DRAW": "spit.pace.DRAW", "_STAY": "spit.modes.STAY"}),
+        ("spit.match_mode", {"_TITLE": "spit.modes.TITLE", "_MATCH": "spit.modes.MATCH"}),
+        ("spit.match_mode", {"_SETTINGS": "spit.modes.SETTINGS", "_STAY": "spit.modes.STAY"}),
+        ("spit.match_mode", {"_SPIT": "spit.keys.SPIT", "_KEY_MASK": "spit.keys.KEY_MASK"}),
+    ],
+)
+def test_the_flows_folded_copies_hold_their_owners_values(module, owners):
+    import importlib
+
+    copies = importlib.import_module(module)
+    for copy, owner in owners.items():
+        where, name = owner.rsplit(".", 1)
+        assert getattr(copies, copy) == getattr(importlib.import_module(where), name), copy

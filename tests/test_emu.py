@@ -12,7 +12,7 @@ import sys
 
 import pytest
 from helpers import pio_emulator
-from spit.controller import ATTRACT
+from spit.modes import ATTRACT
 
 from host_sim.bench import emulated as figures
 from host_sim.bench.attract import attract_figures

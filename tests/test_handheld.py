@@ -7,8 +7,8 @@ from drivers.buttons import IrqButtons
 from handheld import Handheld
 from machine import Pin
 from spit import keys
-from spit.controller import ERROR_US, MATCH
 from spit.games import PHASE_OVER, PHASE_PLAY
+from spit.modes import ERROR_US, MATCH
 from spit.render import Renderer
 from spit.savedata import SaveData
 
@@ -257,7 +257,7 @@ print(title, settings, error, self_test, opened, controller.mode, handheld.error
 
 
 def test_the_menus_screens_allocate_nothing_after_taking_their_values_on_micropython(mpvm):
-    from spit.controller import SELF_TEST, SETTINGS
+    from spit.modes import SELF_TEST, SETTINGS
 
     code = DEVICE.replace("SEATS", '["person", "person"]') + _MENU_PASSES
     *allocated, opened, mode, errors = (int(v) for v in mpvm(code, files=VM_MACHINE).split())
@@ -338,7 +338,7 @@ def test_the_pass_that_starts_a_tone_carries_nothing_that_can_wait():
 
 
 def test_the_device_loop_runs_pass_after_pass_until_one_fails():
-    from spit.controller import ERROR
+    from spit.modes import ERROR
 
     pins = [Pin(b, Pin.IN, Pin.PULL_UP) for b in range(keys.BUTTON_COUNT)]
     now = [0]
@@ -436,7 +436,7 @@ def counted_fails(handheld):
 
 
 def test_an_error_whose_message_raises_shows_its_name_and_the_loop_goes_on():
-    from spit.controller import ERROR
+    from spit.modes import ERROR
 
     handheld = bare_handheld()
     failing_at(handheld, {3}, Unprintable())
@@ -447,7 +447,8 @@ def test_an_error_whose_message_raises_shows_its_name_and_the_loop_goes_on():
         return now[0]
 
     assert handheld.run(clock) is True
-    assert handheld.controller.mode == ERROR and handheld.controller.message == "Unprintable"
+    controller = handheld.controller
+    assert controller.mode == ERROR and controller.modes[ERROR].message == "Unprintable"
     handheld.step(clock())
     assert handheld.errors == 1
 
@@ -460,13 +461,14 @@ def test_an_error_whose_message_raises_on_micropython(mpvm):
         "def fail(at):\n"
         "    raise Unprintable()\n"
         "handheld.debouncer.update = fail\n"
-        "print(handheld.run(clock), controller.mode, controller.message, handheld.errors)\n"
+        "print(handheld.run(clock), controller.mode, controller.current.message,"
+        " handheld.errors)\n"
     )
     assert mpvm(code, files=VM_MACHINE).split() == ["True", "4", "Unprintable", "1"]
 
 
 def test_a_fault_inside_fail_still_brings_the_error_screen_up():
-    from spit.controller import ERROR
+    from spit.modes import ERROR
 
     display, virtual = wired_display()
     renderer = Renderer(display, framebuf)
@@ -492,7 +494,7 @@ def test_a_fault_inside_fail_still_brings_the_error_screen_up():
 
 def test_a_tone_that_fails_to_start_shows_once_and_the_watchdog_is_fed():
     from machine import WDT
-    from spit.controller import ERROR
+    from spit.modes import ERROR
 
     class BrokenBuzzer:
         muted = False
@@ -520,7 +522,7 @@ def test_a_tone_that_fails_to_start_shows_once_and_the_watchdog_is_fed():
 
 def test_a_fault_at_every_pass_shows_once_and_backs_off():
     from machine import WDT
-    from spit.controller import ERROR
+    from spit.modes import ERROR
 
     watchdog = WDT(timeout=4000)
     handheld = bare_handheld(watchdog=watchdog)

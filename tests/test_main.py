@@ -11,7 +11,8 @@ from drivers.storage import Storage
 from drivers.transcripts import Transcripts
 from handheld import Handheld
 from spit import keys
-from spit.controller import EAGER_US, MATCH, SELF_TEST, TITLE
+from spit.match_mode import EAGER_US
+from spit.modes import MATCH, SELF_TEST, TITLE
 from spit.render import Renderer
 
 from host_sim.display.panel import VirtualDisplay
@@ -49,7 +50,7 @@ class Board:
 
     def settle(self):
         """Passes until the screen is drawn: the device draws a region a pass."""
-        renderer = self.handheld.controller.renderer
+        renderer = self.handheld.controller.drawing.renderer
         for _ in range(500):
             if not renderer.busy:
                 return
@@ -192,13 +193,12 @@ def test_in_the_self_test_every_button_counts_in_its_own_cell(monkeypatch, tmp_p
         board.run(20)
         machine.wired(button).release()
         board.run(20)
-        counts = controller.test.presses
+        counts = controller.current.presses
         assert counts[: button + 1] == [1] * (button + 1) and sum(counts) == button + 1
     board.settle()
     expected, view = wired_display()
-    Renderer(expected, framebuf).self_test(
-        controller.test.presses, controller.test.ages, controller.test.bins, controller.test.lines
-    )
+    test = controller.current
+    Renderer(expected, framebuf).self_test(test.presses, test.ages, test.bins, test.lines)
     assert board.virtual.rgb() == view.rgb(), "the screen shows each count in its cell"
 
 
@@ -212,7 +212,7 @@ class _Unprintable(Exception):
 def test_main_shows_an_error_whose_message_raises_and_runs_on(monkeypatch, tmp_path, capsys):
     import sys
 
-    from spit.controller import ERROR
+    from spit.modes import ERROR
 
     board = Board(monkeypatch, tmp_path, "irq")
     device = device_module()
@@ -247,9 +247,9 @@ def test_main_shows_an_error_whose_message_raises_and_runs_on(monkeypatch, tmp_p
     handheld = handhelds[-1]
     assert handheld.errors == 1 and len(handhelds) > 50, "the loop ran on"
     controller = handheld.controller
-    assert controller.mode == ERROR and controller.message == "_Unprintable"
+    assert controller.mode == ERROR and controller.modes[ERROR].message == "_Unprintable"
     assert capsys.readouterr().out.endswith("_Unprintable (its message cannot be printed)\n")
-    assert not controller.renderer.busy
+    assert not controller.drawing.renderer.busy
     expected, view = wired_display()
     Renderer(expected, framebuf).error("_Unprintable")
     assert board.virtual.rgb() == view.rgb()
@@ -267,12 +267,12 @@ def test_a_save_that_cannot_be_made_is_shown_once_on_the_ready_screen(monkeypatc
     spit.release()
     board.run(200)  # the ready screen, then the break that saves
     notice = "not saved: %s/s.json.new is a folder" % tmp_path
-    assert controller.notice == notice[:40]
+    assert controller.modes[MATCH].notice == notice[:40]
     board.settle()
     board.run(1)  # the cards are dealt once the ready screen is drawn
     expected, view = wired_display()
     called = controller.session.table.controls.called
-    Renderer(expected, framebuf).ready("SPIT", called, controller._cpus, notice[:40])
+    Renderer(expected, framebuf).ready("SPIT", called, controller.modes[MATCH].cpus, notice[:40])
     assert len(notice) > 40, "the hint line holds 40 characters"
     assert board.virtual.rgb() == view.rgb(), "the ready screen says the save failed"
     board.run(EAGER_US // 1000)
@@ -282,5 +282,5 @@ def test_a_save_that_cannot_be_made_is_shown_once_on_the_ready_screen(monkeypatc
     for button in (keys.button_id(0, keys.SPIT), keys.button_id(1, keys.SPIT)):
         machine.wired(button).release()
     board.run(3_300)
-    assert controller.notice == "", "said once"
+    assert controller.modes[MATCH].notice == "", "said once"
     assert board.handheld._told, "a later failure is not said again"

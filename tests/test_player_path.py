@@ -17,7 +17,8 @@ pygame = pytest.importorskip("pygame")
 
 from helpers.person import Look, Script, match_line, match_lines, title_prompt  # noqa: E402
 from spit import keys  # noqa: E402
-from spit.controller import MODE_NAMES, READY_US, TITLE_US  # noqa: E402
+from spit.match_mode import READY_US  # noqa: E402
+from spit.modes import MODE_NAMES, TITLE_US  # noqa: E402
 from spit.session import NEXT_GAME_US, NEXT_MATCH_US  # noqa: E402
 
 from host_sim.sim import simulated_device as sim_device  # noqa: E402

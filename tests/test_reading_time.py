@@ -8,8 +8,9 @@ show, and its words are counted from what the renderer writes.
 
 import framebuf
 import pytest
-from spit.controller import ERROR_US, ROUND_RESULT_US, TITLE_US
 from spit.layout import ERROR_COLUMNS, ERROR_ROWS
+from spit.match_mode import ROUND_RESULT_US
+from spit.modes import ERROR_US, TITLE_US
 from spit.render import Renderer
 from spit.session import NEXT_GAME_US, NEXT_MATCH_US
 from spit.spit import RoundEnd

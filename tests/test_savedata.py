@@ -10,8 +10,8 @@ from drivers.storage import Flash, Storage
 from drivers.transcripts import Transcripts
 from helpers import power_cut
 from spit import keys
-from spit.controller import MATCH
 from spit.games import NAMES as GAMES
+from spit.modes import MATCH
 from spit.options import CHOICES, Options
 from spit.savedata import (
     FORMAT,

@@ -17,8 +17,8 @@ import time
 import pytest
 from spit import keys, speed
 from spit.cards import card_name
-from spit.controller import COUNTDOWN_US, MATCH, SETTINGS, TITLE
 from spit.games import PHASE_OVER, PHASE_PLAY, PHASE_READY, slap
+from spit.modes import COUNTDOWN_US, MATCH, SETTINGS, TITLE
 from spit.options import CHOICES, Options
 from spit.session import NEXT_GAME_US
 from spit.spit import SPIT_ACTION

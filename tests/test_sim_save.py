@@ -8,7 +8,7 @@ import os
 import pytest
 from spit import keys
 from spit.cards import adjacent
-from spit.controller import TITLE
+from spit.modes import TITLE
 from spit.savedata import SaveData
 
 from host_sim.sim import flags as sim_flags

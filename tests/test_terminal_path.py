@@ -15,7 +15,8 @@ import pyte
 import pytest
 from helpers.person import look_at_text
 from spit import keys
-from spit.controller import EAGER_US, READY_US, TITLE_US
+from spit.match_mode import EAGER_US, READY_US
+from spit.modes import TITLE_US
 from spit.session import NEXT_MATCH_US
 from test_sim import Terminal, python_sim
 

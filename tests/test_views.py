@@ -9,7 +9,7 @@ a press and the match it starts, and while a round is dealt.
 
 import pytest
 from spit import keys
-from spit.controller import TITLE, TITLE_US
+from spit.modes import SETTINGS, TITLE, TITLE_US
 from spit.screens import NAMES
 
 from host_sim.sim import terminal
@@ -110,7 +110,7 @@ def test_every_view_holds_on_the_screens_around_the_game(tmp_path):
     assert "attract" in watcher.seen
     watcher.tap(P1_SPIT)  # a match from attract mode
     watcher.run(300)
-    controller._open_settings(watcher.device.clock())
+    controller._enter(SETTINGS, watcher.device.clock())
     watcher.run(100)
     controller.fail("ValueError: a fault", watcher.device.clock())
     watcher.run(100)

@@ -14,8 +14,9 @@ pygame = pytest.importorskip("pygame")
 import framebuf  # noqa: E402
 from spit import keys  # noqa: E402
 from spit.cards import adjacent  # noqa: E402
-from spit.controller import COUNTDOWN_US, EAGER_US, TITLE  # noqa: E402
 from spit.games import PHASE_OVER, PHASE_PLAY  # noqa: E402
+from spit.match_mode import EAGER_US  # noqa: E402
+from spit.modes import COUNTDOWN_US, TITLE  # noqa: E402
 from spit.render import Renderer  # noqa: E402
 from spit.ticks import ticks_diff  # noqa: E402
 from test_sim import ROOT, SHORT, read, record_short_game  # noqa: E402

@@ -47,7 +47,7 @@ from spit.games import (
 from spit.ticks import ticks_add, ticks_diff
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 len = len
 
 # ``spit.games``' values, read on every press: a const is folded only in the module that

@@ -26,7 +26,7 @@ from spit.rng import derive
 from spit.ticks import ticks_add, ticks_diff
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 isinstance, len, max = isinstance, len, max
 
 # In the last moments of a reaction the card is already on its way: a change on the

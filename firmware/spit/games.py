@@ -53,7 +53,7 @@ from micropython import const
 from spit.options import WORDS
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 len, max = len, max
 
 PHASE_READY = const(0)  # laid out; waiting for the opening call

@@ -40,7 +40,7 @@ SOUND = const(2)
 _NOBODY = const(-1)
 
 # A piece of drawing (a region: 0.5-1.1 ms on the Pico) starts only this early in a pass:
-# in a game, a pass of its own (``Controller``), before the game's work.
+# in a game, a pass of its own (``Drawing``), before the game's work.
 _DRAW_BEFORE_US = const(450)
 # Nor when a press will be due before this long, about the longest region: the pass ends
 # sooner, and the next commits the press.
@@ -157,6 +157,100 @@ class Pace:
             return False
         self._alone += 1
         return True
+
+
+class Drawing:
+    """The screen's share of the passes, for the mode shown (``spit.modes``' ``draw``).
+
+    A new screen's first call (``ANSWER``: its values and its first region) is the next
+    pass's work, whatever the pace, as the answer to the press that brought it
+    (``answer_now``). What the screen leaves from a call, or a piece of drawing turned
+    away, goes first in a pass of its own (``alone``): in a game at most ``ALONE_MAX`` in
+    a row, outside one whenever drawing has its turn. The pass that moved the game lets a
+    busy screen take the new values (``TAKE``) or draws a region (``after``). Once the
+    play screen is all drawn, the passes leave it alone until its controls tell something
+    new (``changes``).
+
+    Constructor: ``Drawing(pace, arbiter, renderer)``. Attributes: ``renderer`` (None:
+    nothing is drawn), ``answer`` (a new screen's first call is due)."""
+
+    def __init__(self, pace, arbiter, renderer):
+        self.pace = pace
+        self.arbiter = arbiter
+        self.renderer = renderer
+        self.answer = False
+        self.undrawn = False  # a new screen came and the renderer has not seen it yet
+        # The play screen's controls, all drawn, and their ``changes`` then.
+        self._still = None
+        self._still_at = 0
+
+    def new_screen(self, answer):
+        """A new screen, or new values on one: drawn first, as the answer to the press
+        that brought it with ``answer``."""
+        if answer:
+            self.answer = True
+        self.undrawn = True
+
+    def clear(self):
+        """Another mode: its screen starts from a clear."""
+        self._still = None
+        if self.renderer is not None:
+            self.renderer.invalidate()
+
+    def pending(self):
+        """The screen is not drawn yet: still a piece a pass, or not begun."""
+        return self.renderer is not None and (self.undrawn or self.renderer.busy)
+
+    def answer_now(self, now, mode):
+        self.pace.spend()
+        self.answer = self.undrawn = False
+        self._show(now, mode, ANSWER)
+
+    def alone(self, now, mode):
+        """What the screen left, or a piece of drawing turned away, in a pass of its own
+        when its turn has come; True if it was (the mode's work waits for the next)."""
+        if mode.in_game:
+            if not self.pace.alone(self.arbiter):
+                return False
+        elif self.arbiter.due(now) or not self.pace.turn(DRAW, self.arbiter):
+            return False
+        renderer = self.renderer
+        if renderer.busy and renderer.step(REGION):
+            # A step does not look at the game: a change made while the screen was being
+            # drawn is followed by the next call of the screen, so nothing is still yet.
+            self._still = None
+        else:
+            self._show(now, mode, REGION)
+        return True
+
+    def after(self, now, mode):
+        """The screen's share of a pass that ran the mode."""
+        renderer = self.renderer
+        if self.answer:
+            if not self.pace.carried:
+                self.answer_now(now, mode)  # a new screen came in this pass; else the next's
+        elif renderer.busy and mode.in_game:
+            if self.pace.turn(DRAW, self.arbiter):
+                # What the screen left goes in passes of its own: this one takes the new
+                # values (follows the game's changes), so that those need not look.
+                mode.draw(renderer, now, TAKE)
+        else:
+            still = self._still
+            if (
+                still is None or still.changes != self._still_at or mode.controls is not still
+            ) and self.pace.turn(DRAW, self.arbiter):
+                self.undrawn = False
+                self._show(now, mode, REGION)
+
+    def _show(self, now, mode, share):
+        """A call of the mode's screen; then the play screen's controls if it is all
+        drawn, else None."""
+        still = mode.draw(self.renderer, now, share)
+        if still is not None and not self.renderer.busy:
+            self._still_at = still.changes
+        else:
+            still = None
+        self._still = still
 
 
 # -- the heap locked around the work of a pass that allocates nothing -------------------

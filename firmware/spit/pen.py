@@ -35,7 +35,7 @@ from spit.layout import HEIGHT, MESSAGE_H, MESSAGE_Y, WIDTH, WORK_BYTES
 from spit.twins import glyph_row_shape, ink
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 isinstance, len = isinstance, len
 
 

@@ -40,7 +40,7 @@ from spit.pen import (
 )
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 len, max = len, max
 
 NAMES = ("P1", "P2")

@@ -73,7 +73,7 @@ from spit.pen import (
 from spit.pictures import NAMES, Pictures
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 len, min = len, min
 
 _SLOTS_MAX = const(5)  # the most stock slots a layout has

@@ -34,7 +34,7 @@ from spit.pen import HIGHLIGHT, WHITE
 from spit.play_regions import CALL_CODES, MESSAGE_CODE, NAME_CODES, PACK_CODES, SWEPT, Regions
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 len, max, min = len, max, min
 
 # ``spit.games``' values, read on every press: a const is folded only in the module that

@@ -23,7 +23,7 @@ from spit.layout import WIDTH, WORK_BYTES
 from spit.pen import DIGITS, FELT, shaped
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 len, max, min = len, max, min
 
 _ROWS = const(11)  # the most rows a screen makes (the settings: a heading and 10 rows)

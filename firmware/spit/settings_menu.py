@@ -2,7 +2,7 @@
 and the sound, a row each, the values those of the saved data, changed in place.
 
 ``L``/``R`` move the cursor between rows and any card button changes the value of the
-row under it; ``SPIT`` (the controller's) saves them and starts a new match.
+row under it; ``SPIT`` (the settings mode's, ``spit.modes``) saves them and starts a new match.
 
 >>> from spit.savedata import SaveData
 >>> menu = SettingsMenu(SaveData())

@@ -53,7 +53,7 @@ from spit.options import Options
 from spit.rng import Rng
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 len, max = len, max
 
 # ``spit.games``' values, read on every press: a const is folded only in the module that

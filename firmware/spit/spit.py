@@ -52,7 +52,7 @@ from spit.rng import Rng
 from spit.twins import can_play, fitting_ranks
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 len, max, min, sum = len, max, min, sum
 
 # ``spit.games``' values, read on every press: a const is folded only in the module that

@@ -37,7 +37,7 @@ from spit.games import CALL_ACTION, PHASE_PLAY, PHASE_READY, PHASE_SLAP, move, p
 from spit.twins import count_fits, fitting_ranks
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 len = len
 
 _LOOKING = const(-2)  # spit.cpu.LOOKING, inlined by the compiler

@@ -50,7 +50,7 @@ from spit.pen import DIM, HIGHLIGHT, WHITE
 from spit.rows import Rows
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 isinstance, len, max, min, type = isinstance, len, max, min, type
 
 # Texts made once: a new string takes about 0.2 ms on the Pico, where MicroPython looks

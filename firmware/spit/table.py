@@ -26,7 +26,7 @@ from spit.pace import DRAW, GLANCE, HEAP, Pace
 from spit.ticks import ticks_add, ticks_diff
 
 # Builtins bound in this module's globals: a name missing there is found only after a
-# search of the whole table, 5-20 µs a call on the Pico (docs/performance.md).
+# search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
 len = len
 
 _FAR_MS = const(60_000)  # a settled table with no action planned looks again this late

@@ -21,6 +21,7 @@ from host_sim.emu.fs_image import board_files
 # The modules of a pass, with the games' own, which the device imports in a break.
 MODULES = (
     "spit.controller",
+    "spit.match_mode",
     "spit.static_screens",
     "spit.rows",
     "spit.play_screen",

@@ -158,9 +158,9 @@ def what(handheld):
     if session is not None:
         code |= session.table.game.phase << 4
         code |= (1 if session.table.controls.counting else 0) << 2
-        code |= (1 if controller._reading else 0) << 3
-    code |= (1 if controller.renderer.busy else 0) << 12
-    return code | (1 if controller._answer else 0) << 13
+        code |= (1 if controller.current._reading else 0) << 3
+    code |= (1 if controller.drawing.renderer.busy else 0) << 12
+    return code | (1 if controller.drawing.answer else 0) << 13
 
 
 # ``took`` among the slowest passes kept, in place of the quickest of them.
@@ -229,7 +229,7 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
         # The play screen is bound when the renderer is made: wrapped on the renderer
         # itself, with both screens' ``step``, which each clear binds to ``step``; the
         # controller calls the static screens on ``renderer.screens``.
-        renderer = handheld.controller.renderer
+        renderer = handheld.controller.drawing.renderer
         hook(renderer, ("play", "step", "_play_step", "_static_step"), "render")
         statics = ("title", "ready", "countdown", "round_result", "game_over", "match_result")
         hook(renderer.screens, statics + ("step",), "render")
@@ -237,7 +237,7 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
         Display.show_turned = timed_show_turned
         Display.fill_rows = timed_fill_rows
     if regions is not None:
-        handheld.controller.renderer.regions_per_call = regions
+        handheld.controller.drawing.renderer.regions_per_call = regions
     if with_stages:
         debouncer = handheld.debouncer  # it binds the capture's drain once
         debouncer._drain = timed(debouncer._drain, STAGES.index("drain"))

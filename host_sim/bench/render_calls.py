@@ -40,6 +40,7 @@ _DIRECT_CALLS = 200  # at most, per directly called screen
 _PROGRAM = """
 import gc, time
 from device import boot
+from spit.modes import SETTINGS
 
 SCREENS = %(screens)r
 calls = [0] * len(SCREENS)
@@ -68,7 +69,8 @@ def pending(renderer):
 
 def run(level, max_passes, title_passes, skip_us, regions, direct_calls):
     handheld = boot()
-    renderer = handheld.controller.renderer
+    renderer = handheld.controller.drawing.renderer
+    menu = handheld.controller.modes[SETTINGS].menu
     # The play screen is bound when the renderer is made, and the controller calls the
     # static screens on ``renderer.screens``: each wrapped where it is called.
     for i, name in enumerate(SCREENS):
@@ -99,8 +101,8 @@ def run(level, max_passes, title_passes, skip_us, regions, direct_calls):
             0, (2, 1), (False, False), [612, 401, 388, 701, 701, 650], 1234
         ),
         lambda: renderer.screens.error("MemoryError: memory allocation failed, allocating 4 KB"),
-        lambda: renderer.screens.settings(handheld.controller.settings.read(), 0),
-        lambda: renderer.screens.settings(handheld.controller.settings.read(), 1),
+        lambda: renderer.screens.settings(menu.read(), 0),
+        lambda: renderer.screens.settings(menu.read(), 1),
         lambda: renderer.screens.self_test(presses, ages, bins, lines),
         lambda: renderer.screens.self_test(presses, later, bins, lines),
     )

@@ -13,7 +13,7 @@ import textwrap
 import time
 
 from spit import games, keys, textview
-from spit.controller import ATTRACT, ERROR, SELF_TEST, SETTINGS, TITLE
+from spit.modes import ATTRACT, ERROR, SELF_TEST, SETTINGS, TITLE
 from spit.ticks import ticks_add
 
 from host_sim.sim.keyboard import char_map, help_lines, key_label
@@ -38,18 +38,19 @@ def screen_lines(device):
         game = "game: " + games.title(controller.saved.game)
         return lines + [word, game, _CHOOSE, start, "seed %d" % controller.seed]
     if mode == ATTRACT:
-        table = controller.attract.table
+        table = controller.current.session.table
         playing = games.title(table.game.NAME)
         lines.append("the CPU plays %s: press %s to start a match" % (playing, word))
         return lines + textview.lines(table.game, table.controls)
     if mode == SETTINGS:
         lines.append("L / R move, a card button changes the row, %s saves and starts" % word)
-        menu = controller.settings
+        menu = controller.modes[SETTINGS].menu
         for i, (name, value) in enumerate(menu.read()):
             lines.append("%s %-12s %s" % (">" if i == menu.cursor else " ", name, value))
         return lines
     if mode == ERROR:
-        return lines + ["error: " + controller.message, "press %s for the title" % word]
+        message = controller.modes[ERROR].message
+        return lines + ["error: " + message, "press %s for the title" % word]
     if mode == SELF_TEST:
         return lines + ["the self-test: every button counts its presses on the device"]
     if device.session is None:
