@@ -384,9 +384,9 @@ class PlayScreen:
     def _decide_message(self, game, controls):
         """What the message row shows; True when a new message starts being drawn."""
         contest = controls.contest
-        if contest.unsettled or controls.stuck_check_at >= 0:
-            # A margin whose banner, or a table whose stuck check, the controls' next
-            # update writes.
+        if contest.unsettled or controls.clocks.stuck_check_at >= 0:
+            # A margin whose banner, or a table whose stuck check, the clocks' next pass
+            # works out.
             self.renderer.busy = True
             self._look_again = True
             return False
