@@ -220,8 +220,10 @@ def test_the_next_round_is_scored_shuffled_and_dealt_in_the_five_passes_after_th
     assert game.phase == PHASE_DEALING and game.shuffled, "a pass to make room"
     assert game.last_round.slapper == 1
     assert not table.controls.called[0]
+    changes = table.controls.changes
     table.run(settle + 300)
     assert game.phase == PHASE_READY and not table.controls.called[0], "a pass to deal"
+    assert table.controls.changes == changes + 1, "the new round told to the screens"
     table.run(settle + 400)
     assert table.controls.called[0], "the call counts in the new round"
 

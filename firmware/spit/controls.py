@@ -158,6 +158,11 @@ class Controls:
         else:
             self._pile_press(player, key)
 
+    def changed(self):
+        """Something the play screen shows changed outside the controls (a round dealt):
+        the screen follows it."""
+        self.changes += 1
+
     def _tell(self, event, player, detail):
         self.changes += 1
         if self.listener is not None:
