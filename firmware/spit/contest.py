@@ -113,10 +113,6 @@ class Contest:
         self.note(1 - player, margin, tie)
         return True
 
-    def forget_landings(self):
-        """Out of play: no card of the last play can lose a race any more."""
-        self.landed_by[0] = self.landed_by[1] = -1
-
     # -- the outcome and its banner -------------------------------------------------
 
     def set(self, winner, margin_us, tie):

@@ -119,8 +119,8 @@ class Controls:
         self._t = 0  # the time and tie flag of the press (or clock) being handled
         self._tie = False
         self.contest = contest = Contest(game)
-        # The contest's record of the cards that land, written on every play: here
-        # under names of our own, a hop less.
+        # The contest's record of the cards that land, written on every play and cleared
+        # out of play: here under names of our own, a hop less.
         self._landed_by = contest.landed_by
         self._landed_at = contest.landed_at
         self._covered = contest.covered
@@ -366,10 +366,13 @@ class Controls:
         self._tell(SPAT, -1, spitters)
 
     def open_round(self, t):
-        """The countdown is over: the opening spit, at ``t``."""
+        """The countdown is over: the opening spit, at ``t`` (``spit``'s body: a call less
+        in the pass that opens the round)."""
         self.counting = False
         self.called[0] = self.called[1] = False
-        self.spit(t)
+        spitters = self.game.spitter_count()
+        self._apply(_CALL_ACTION, t)
+        self._tell(SPAT, -1, spitters)
 
     def settle_piles(self, action, t):
         """Nobody slapped in time: the device's ``action`` (a slap), at ``t``."""
@@ -391,11 +394,11 @@ class Controls:
         game = self.game
         self.times.append(t)
         if game.phase != phase:
-            self.clocks.new_phase(t)
+            self.clocks.since = t
             if phase == _PHASE_READY:
                 self.contest.clear()  # a new round: the last round's margin is old news
             if game.phase != _PHASE_PLAY:
                 self.hand[0] = self.hand[1] = -1
                 self.called[0] = self.called[1] = False
-                self.contest.forget_landings()
+                self._landed_by[0] = self._landed_by[1] = -1  # no race left to lose
         self.clocks.stuck_check_at = t  # whether it left everybody stuck: the clocks' next pass

@@ -28,7 +28,8 @@ class RoundClocks:
     """The clocks of ``controls`` (a ``spit.controls.Controls``) and its game.
     Attributes: ``times`` (the press time of each applied action, beside
     ``game.history``), ``stuck_check_at`` (the time of an action whose table is still to
-    be looked at; -1: none), ``opening_at`` (while counting: when the round opens),
+    be looked at; -1: none), ``since`` (when everybody got stuck, or when the game's
+    phase last changed), ``opening_at`` (while counting: when the round opens),
     ``auto_spit_us``, ``slap_limit_us``."""
 
     def __init__(self, controls):
@@ -45,7 +46,7 @@ class RoundClocks:
         self.stuck_check_at = -1
         self._stuck = False
         self._preparing = False
-        self._since = 0  # when everybody got stuck, or when the slap phase began
+        self.since = 0
         self.opening_at = 0
 
     def room_for_a_round(self):
@@ -57,10 +58,6 @@ class RoundClocks:
             return False  # most rounds: a call less in the deal's pass
         self._room = room_for_a_round(self.times, room)
         return self._room != room
-
-    def new_phase(self, t):
-        """An action at ``t`` moved the game to another phase."""
-        self._since = t
 
     def countdown_left(self, now):
         """While counting: the µs left before the round opens."""
@@ -86,11 +83,11 @@ class RoundClocks:
         if game.phase == _PHASE_PLAY:
             if not (self._stuck and game.options.spit == "auto"):
                 return False
-            if ticks_diff(now, self._since) < self.auto_spit_us:
+            if ticks_diff(now, self.since) < self.auto_spit_us:
                 return False
             self.controls.spit(now)
         elif game.phase == _PHASE_SLAP:
-            if ticks_diff(now, self._since) < self.slap_limit_us:
+            if ticks_diff(now, self.since) < self.slap_limit_us:
                 return False
             self.controls.settle_piles(self.unslapped_action(), now)
         elif self.controls.counting:
@@ -124,7 +121,7 @@ class RoundClocks:
         never comes early."""
         stuck = self.game.is_stuck()
         if stuck and not self._stuck:
-            self._since = self.stuck_check_at
+            self.since = self.stuck_check_at
         self._stuck = stuck
         self._preparing = stuck  # the spit's work ahead, in the clocks' next passes
         self.stuck_check_at = -1
