@@ -5,6 +5,7 @@ import copy
 import pytest
 from helpers.positions import cards, position, snapshot
 from spit import keys
+from spit.contest import Contest
 from spit.controls import (
     CALLED,
     LOST_RACE,
@@ -18,7 +19,6 @@ from spit.controls import (
     SLAPPED,
     SPAT,
     WITHDRAWN,
-    Contest,
     Controls,
 )
 from spit.games import PHASE_PLAY, PHASE_READY, PHASE_SLAP
@@ -356,7 +356,7 @@ def test_slap_time_limit_settles_the_round():
     ],
 )
 def test_margins_read_in_milliseconds(us, text):
-    contest = Contest()
+    contest = Contest(None)
     contest.set(1, -us, False)
     assert contest.text() == "P2 by " + text
     assert bytes(contest.banner[: contest.banner_len]).decode() == contest.text()
@@ -364,7 +364,7 @@ def test_margins_read_in_milliseconds(us, text):
 
 
 def test_a_tie_banner_names_the_rule_in_characters_the_screen_lays_out():
-    contest = Contest()
+    contest = Contest(None)
     contest.set(0, 40, True)
     assert contest.text() == "TIE - P1 by rule"
     assert set(contest.banner[: contest.banner_len]) <= set(CODED)
@@ -372,8 +372,8 @@ def test_a_tie_banner_names_the_rule_in_characters_the_screen_lays_out():
 
 _BANNER_LOCKED = """
 import micropython
-from spit.controls import Contest
-contest = Contest()
+from spit.contest import Contest
+contest = Contest(None)
 out = []
 for winner, us, tie in ((0, 310, False), (1, 12_345, False), (0, 150_000, False), (1, 70, True)):
     contest.note(winner, us, tie)

@@ -12,7 +12,7 @@ slower, and the capture has tests of its own (``test_emu.py``).
 import pytest
 from helpers.person import match_line, match_lines
 from spit import keys
-from spit.controls import DEFAULT_RACE_WINDOW_US
+from spit.contest import DEFAULT_RACE_WINDOW_US
 from spit.games import MOVE, PHASE_PLAY, PHASE_SLAP, kind_of
 from spit.options import Options
 from spit.savedata import SaveData

@@ -127,13 +127,8 @@ EVERY_PASS = {
     # frames on the C stack whatever their size: ``tests/test_table.py`` locks a whole game.
     "spit/table.py": ["Table.run", "Table._due_by"],
     "spit/arbiter.py": ["Arbiter.commit_due"],
-    "spit/controls.py": [
-        "Controls.update",
-        "Contest.settle",
-        "Contest._write",
-        "_put",
-        "_put_number",
-    ],
+    "spit/round_clocks.py": ["RoundClocks.update"],
+    "spit/contest.py": ["Contest.settle", "Contest._write", "_put", "_put_number"],
     "spit/pen.py": ["Pen.lay_out", "Pen.lay_out_codes", "Pen.message_row"],
 }
 
@@ -153,16 +148,21 @@ EVERY_PRESS = {
         "Controls._card",
         "Controls._move_held",
         "Controls._quick_play",
-        "Controls._only_fit",
+        "Controls.only_fit",
         "Controls._pile_press",
         "Controls._land",
         "Controls._not_landed",
-        "Controls._lost_race",
         "Controls._apply",
         "Controls._applied",
-        "Controls._note_stuck",
+    ],
+    "spit/contest.py": [
+        "Contest.raced_pile",
+        "Contest.race_margin",
+        "Contest.slapped",
+        "Contest.late_slap",
         "Contest.note",
     ],
+    "spit/round_clocks.py": ["RoundClocks._note_stuck"],
     "spit/spit.py": [
         "Game.apply",
         "Game.try_play",

@@ -120,8 +120,8 @@ def test_no_pass_of_play_of_a_whole_cpu_match_allocates_on_micropython(mpvm, opt
 # and collects) and a deal whose game outgrew the room its record had
 # (``rules.room_for_a_round``).
 _LOCKED_MATCH = """
-import spit.controls
 import spit.games
+import spit.round_clocks
 import spit.spit
 from spit.pace import HEAP
 from spit.session import Session
@@ -164,7 +164,7 @@ def room(items, had):
 
 Session._new_game = new_game
 controller.on_break = take_break
-spit.spit.room_for_a_round = spit.controls.room_for_a_round = room
+spit.spit.room_for_a_round = spit.round_clocks.room_for_a_round = room
 passes = {}
 
 

@@ -210,6 +210,7 @@ def test_wrap_breaks_between_words_and_splits_long_words():
 def test_a_played_card_resends_only_its_slot_and_its_pile():
     game, controls, screen, renderer = drawn()
     game.apply(play(0, 1, 0))  # P1's 5D onto 4H
+    controls.changed()
     renderer.play(game, controls)
     face, edges = slot_window(5, 1)
     gone = (edges[0], edges[1], layout.EDGE_STEP, layout.FACE_H)  # the 2C's edge, now felt
@@ -224,10 +225,21 @@ def test_a_played_card_resends_only_its_slot_and_its_pile():
     assert screen.windows == []  # nothing changed, nothing sent
 
 
+def test_the_play_screen_looks_at_the_game_only_when_the_controls_tell_a_change():
+    game, controls, screen, renderer = drawn()
+    game.apply(play(0, 1, 0))  # P1's 5D onto 4H, not told
+    renderer.play(game, controls)
+    assert screen.windows == []
+    controls.changed()
+    renderer.play(game, controls)
+    assert len(screen.windows) == 2 + 2 * layout.CARD_BANDS, "the pile and the slot"
+
+
 def test_a_region_a_call_sends_the_pile_first_then_the_slot_card_then_its_edges():
     game, controls, screen, renderer = drawn()
     renderer.regions_per_call = 1
     game.apply(play(0, 1, 0))  # P1's 5D onto 4H
+    controls.changed()
     renderer.play(game, controls)
     face, edges = slot_window(5, 1)
     gone = (edges[0], edges[1], layout.EDGE_STEP, layout.FACE_H)
@@ -259,6 +271,7 @@ def test_frames_spread_over_calls_end_on_the_same_screen():
         round_, phase = game.round, game.phase
         if not race.step():
             break
+        controls.changed()
         at_once.play(game, controls)
         sent = spread.bytes
         bit_by_bit.play(game, controls)
@@ -291,6 +304,7 @@ def test_a_change_in_every_call_still_lets_regions_out(monkeypatch):
     regions = []
     for call in range(10):
         controls.hand[0] = 3 * (call % 2)  # KS, 9H, KS...: mashed buttons move the hand
+        controls.changed()
         renderer.play(game, controls)
         regions.append(len(drawn_regions))
     assert regions == [0, 0, 0, 0, 1, 1, 1, 1, 1, 2], "four calls that only follow, one draws"
@@ -300,6 +314,7 @@ def test_a_region_a_call_draws_the_message_where_the_text_reaches_player_one_fir
     game, controls, screen, renderer = drawn()
     renderer.regions_per_call = 1
     controls.contest.set(1, 310, False)  # a margin banner
+    controls.changed()
     calls = []
     while True:
         renderer.play(game, controls)
@@ -389,6 +404,7 @@ def test_stepping_the_play_screen_draws_nothing_once_its_round_is_over():
     game, controls, screen, renderer = drawn()
     renderer.regions_per_call = 1
     game.apply(play(1, 2, 1))
+    controls.changed()
     renderer.play(game, controls, (False, False), TAKE)
     assert renderer.busy
     game.phase = PHASE_DEALING
@@ -408,6 +424,7 @@ def test_the_call_after_one_that_took_values_draws_its_region():
 def test_player_two_s_played_card_resends_the_same_regions_turned():
     game, controls, screen, renderer = drawn()
     game.apply(play(1, 2, 1))  # P2's 7S onto 8C
+    controls.changed()
     renderer.play(game, controls)
     face, edges = slot_window(5, 2, player=1)
     gone = (edges[0] + edges[2] - layout.EDGE_STEP, edges[1], layout.EDGE_STEP, layout.FACE_H)
@@ -419,6 +436,7 @@ def test_player_two_s_played_card_resends_the_same_regions_turned():
 def test_the_played_card_shows_on_the_pile_both_ways_up():
     game, controls, screen, renderer = drawn()
     game.apply(play(0, 1, 0))
+    controls.changed()
     renderer.play(game, controls)
     x, y = layout.pile_x(2, 0), layout.PILE_Y
     five = RANKS[parse_card("5D") % 13]
@@ -493,6 +511,7 @@ def test_the_smaller_pile_is_visibly_thinner():
     screen.windows.clear()
     del game.middle[1][18:]
     game.round += 1  # as when a round ends and the piles are gathered
+    controls.changed()  # as the table tells the controls of a new round
     renderer.play(game, controls)
     assert sum(1 for x in range(right, 320) if pixel(screen, x, row) != FELT) == 36
     columns = [window for window in screen.windows if window[2] == layout.STACK_STEP]
@@ -555,6 +574,7 @@ def test_the_margin_banner_shows_then_clears_with_the_next_round():
     renderer.play(game, controls)
     assert message_rows(screen) == text_row("", WHITE)
     controls.contest.set(1, 310, False)  # as a lost race sets it
+    controls.changed()
     renderer.play(game, controls)
     assert message_rows(screen) == text_row("P2 by 0.31 ms", WHITE)
     cpus = (SpitCpu(0, "quick", 5), SpitCpu(1, "quick", 5))
@@ -562,6 +582,7 @@ def test_the_margin_banner_shows_then_clears_with_the_next_round():
     # No frame in between: nothing but the new round may take the banner away.
     while game.round == 0 or game.phase != PHASE_PLAY or game.is_stuck():
         assert race.step()
+    controls.changed()
     renderer.play(game, controls)
     assert controls.contest.text() == "P2 by 0.31 ms"  # still set: the renderer drops it
     assert message_rows(screen) == text_row("", WHITE)
@@ -576,9 +597,11 @@ def test_prompts_follow_the_phase_and_the_word():
     renderer.play(game, controls)
     assert message_rows(screen) == text_row("nobody can move - press SLAM", HIGHLIGHT)
     game.phase = 0  # the opening spit
+    controls.changed()
     renderer.play(game, controls)
     assert message_rows(screen) == text_row("both press SLAM", HIGHLIGHT)
     game.phase = 2  # the slap
+    controls.changed()
     renderer.play(game, controls)
     assert message_rows(screen) == text_row("SLAP the smaller pile", HIGHLIGHT)
     game.options.set("pick", "winner")
@@ -685,6 +708,7 @@ NO_ALLOCATION = (
 
 
 def locked_frame(label):
+    controls.changed()  # each frame follows what the script just changed
     sent = screen.bytes
     micropython.heap_lock()
     try:
@@ -744,6 +768,7 @@ from spit.spit import Game, SPIT_ACTION
 
 
 def frame(game, controls):
+    controls.changed()  # each frame follows what the script just changed
     calls = 1
     renderer.play(game, controls, (False, True))
     while renderer.busy:
@@ -998,6 +1023,7 @@ SPREAD_PLAY = (
 
 
 def locked_calls():
+    controls.changed()  # each frame follows what the script just changed
     calls = 0
     sent = screen.bytes
     micropython.heap_lock()
@@ -1071,6 +1097,7 @@ controls.contest.set(0, 99, True)
 renderer.play(game, controls, (False, True))
 shot("play")
 controls.contest.set(1, 12345, False)
+controls.changed()
 renderer.play(game, controls, (False, True))
 shot("banner")
 renderer.title("SPIT", 4321)
@@ -1124,6 +1151,7 @@ def golden_scenes():
     def play_screen(renderer):
         renderer.play(game, controls, (False, True))
         controls.contest.set(1, 310, False)
+        controls.changed()
         renderer.play(game, controls, (False, True))
 
     def slap_screen(renderer):
@@ -1154,6 +1182,7 @@ def golden_scenes():
     def speed_play_screen(renderer):
         renderer.play(race, race_controls, (False, True))
         race_controls.contest.set(0, 2_470, False)
+        race_controls.changed()
         renderer.play(race, race_controls, (False, True))
 
     stuck = speed.Game(9)
@@ -1237,6 +1266,7 @@ def test_a_played_card_keeps_the_bus_within_budget():
     virtual.mark()
     sent = display.bytes_sent
     game.apply(play(0, 1, 0))
+    controls.changed()
     renderer.play(game, controls)
     assert display.bytes_sent - sent <= PLAY_BYTES_MAX
     face, edges = slot_window(5, 1)
@@ -1275,6 +1305,7 @@ def test_every_incremental_frame_equals_a_full_redraw(seed, options):
         # The hands and calls a person's presses would show, as the controls keep them.
         controls.hand[steps % 2] = steps % game.slots if steps % 3 else -1
         controls.called[steps % 2] = steps % 5 == 0
+        controls.changed()
         renderer.play(game, controls, (False, True))
         if steps % 10 == 0:
             alone = Screen()

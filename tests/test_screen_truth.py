@@ -353,7 +353,7 @@ class Truth:
             controls.contest.winner,
             controls.contest.margin_us,
             controls.contest.unsettled,
-            controls.stuck_check_at >= 0,
+            controls.clocks.stuck_check_at >= 0,
         )
 
     def press_at_random(self):

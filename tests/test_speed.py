@@ -373,7 +373,7 @@ def test_spit_calls_the_flip_when_both_are_stuck_and_is_refused_while_someone_ca
 
 def test_the_timers_pass_after_the_stuck_check_gathers_ahead_and_the_flip_takes_it():
     table = Buttons(spent_and_stuck())
-    table.controls.stuck_check_at = 0  # as an action leaves it
+    table.controls.clocks.stuck_check_at = 0  # as an action leaves it
     assert table.controls.update(0), "the stuck check fills a pass"
     assert [table.controls.update(0) for _ in range(4)] == [True, True, True, False]
     assert not table.game.prepare_spit(), "the gather's three steps are done"

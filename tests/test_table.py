@@ -191,7 +191,7 @@ def test_hardware_setup_builds_the_buttons_in_button_order(monkeypatch):
 
 def test_a_slap_made_before_the_time_limit_beats_it_though_committed_after_it():
     table = Table(position(["7H"], ["5C"], ["6S", "JD 10D"], phase=PHASE_SLAP))
-    limit = table.controls.slap_limit_us
+    limit = table.controls.clocks.slap_limit_us
     table.touch(keys.button_id(1, keys.LEFT), limit - 500)
     table.run(limit + 100)  # the slap is not committed yet, and the limit has passed
     assert table.game.phase == PHASE_SLAP
@@ -220,8 +220,10 @@ def test_the_next_round_is_scored_shuffled_and_dealt_in_the_five_passes_after_th
     assert game.phase == PHASE_DEALING and game.shuffled, "a pass to make room"
     assert game.last_round.slapper == 1
     assert not table.controls.called[0]
+    changes = table.controls.changes
     table.run(settle + 300)
     assert game.phase == PHASE_READY and not table.controls.called[0], "a pass to deal"
+    assert table.controls.changes == changes + 1, "the new round told to the screens"
     table.run(settle + 400)
     assert table.controls.called[0], "the call counts in the new round"
 
@@ -231,7 +233,7 @@ def test_the_automatic_spit_waits_for_presses_made_before_it():
     table = Table(game)
     table.controls.press(keys.button_id(0, keys.C1), 0)
     table.controls.press(keys.button_id(0, keys.C2), 0)  # everybody stuck from t=0
-    due = table.controls.auto_spit_us
+    due = table.controls.clocks.auto_spit_us
     table.touch(keys.button_id(1, keys.SPIT), due - 300)  # a call just before the spit
     table.run(due + 200)
     assert game.spits == 0, "the device waits until that press is committed"
@@ -269,7 +271,7 @@ def stuck_table():
 
 def test_a_late_pass_commits_one_press_and_the_clocks_wait_for_a_pass_without_one():
     game, table, a_pass = stuck_table()
-    due = table.controls.auto_spit_us
+    due = table.controls.clocks.auto_spit_us
     table.touch(keys.button_id(0, keys.C2), due - 300)  # picks the king up again
     table.touch(keys.button_id(1, keys.SPIT), due - 400)
     a_pass(due + 1500, late=5_000)  # the pass is late from its first press on

@@ -6,9 +6,12 @@ cpus=(False, False), share=None)`` draws the play screen of ``game`` (a ``rules.
 with the hands and calls of ``controls``; ``cpus[p]`` is true when seat p is the CPU.
 
 The screen is cut into regions (``spit.play_regions``), each remembering what it last
-showed, so a region whose content is unchanged sends nothing. A call looks only at what
-the actions applied since the last call (``game.history``), the hands and the calls can
-have changed: a pass where nothing happened costs a few comparisons. The regions an
+showed, so a region whose content is unchanged sends nothing. The controls count what they
+tell (``Controls.changes``: each event, a margin's banner written, a round laid out): while
+the count stays the same, a call has nothing to follow. When it moved, the call looks at
+what the screen shows of the game and the controls (some events show nothing: a refusal),
+and follows only what the actions applied since the last call (``game.history``), the
+hands and the calls can have changed. The regions an
 action touches go into a ring, the pile a card landed on first; setting the table out
 is a sweep over every region. The packs are followed by their sizes (a spit takes from
 them, and so does each play of Speed). Then the names and calls, then the message row,
@@ -123,6 +126,9 @@ class PlayScreen:
         self._sizes = [0, 0]  # the pack sizes now, compared with those
         self._calls = [None, None]
         self._cpus = None
+        self._controls = None  # the controls told, and their count of changes then
+        self._changes = -1
+        self._shown = False  # whether the screen shows the game as the controls left it
         self._game = None
         self._round = -1
         self._done = 0  # the history length followed
@@ -181,19 +187,21 @@ class PlayScreen:
         game = self.game
         controls = self.controls
         call = self.renderer
-        if (
-            # Most calls: nothing happened since the last one. Lists compare in C.
-            game is self._game
-            and len(game.history) == self._done
-            and controls.hand == self._hands
-            and controls.called == self._calls
-            and game.phase == self._followed[_PHASE]
-            and controls.contest.winner == self._followed[_WINNER]
-            and controls.contest.margin_us == self._followed[_MARGIN]
-            and game.round == self._round
-            and call.screen == screens.PLAY
-            and self.cpus == self._cpus
-        ):
+        if controls.changes != self._changes or controls is not self._controls:
+            # Told of changes (most calls are not): what the screen shows is looked at.
+            self._changes = controls.changes
+            self._controls = controls
+            self._shown = (
+                game is self._game
+                and len(game.history) == self._done
+                and controls.hand == self._hands  # lists compare in C
+                and controls.called == self._calls
+                and game.phase == self._followed[_PHASE]
+                and controls.contest.winner == self._followed[_WINNER]
+                and controls.contest.margin_us == self._followed[_MARGIN]
+                and game.round == self._round
+            )
+        if self._shown and call.screen == screens.PLAY and self.cpus == self._cpus:
             if call.busy and call.start(self.share):  # what earlier calls left
                 self._only_followed = 0
                 self._draw_pending()
@@ -215,6 +223,7 @@ class PlayScreen:
         call = self.renderer
         self._look_again = True
         self._cpus = self.cpus
+        self._shown = True
         self._calls[0] = controls.called[0]
         self._calls[1] = controls.called[1]
         piles = game.pile_count()
@@ -388,9 +397,9 @@ class PlayScreen:
     def _decide_message(self, game, controls):
         """What the message row shows; True when a new message starts being drawn."""
         contest = controls.contest
-        if contest.unsettled or controls.stuck_check_at >= 0:
-            # A margin whose banner, or a table whose stuck check, the controls' next
-            # update writes.
+        if contest.unsettled or controls.clocks.stuck_check_at >= 0:
+            # A margin whose banner, or a table whose stuck check, the clocks' next pass
+            # works out.
             self.renderer.busy = True
             self._look_again = True
             return False

@@ -85,6 +85,7 @@ class Table:
                 game.shuffle()
             elif not self.controls.room_for_a_round():
                 game.deal()
+                self.controls.changed()
             self.pace.spend()
             return
         arbiter = self.arbiter

@@ -20,7 +20,7 @@ between the stages, is ``flow``):
 - ``drain``: the capture backend handing over its ring (``drain``);
 - ``debounce``: ``Debouncer.update`` less the drain;
 - ``arbiter``: ``Arbiter.commit_due`` and ``add``;
-- ``controls``: ``Controls.press`` and ``update``, less the rules;
+- ``controls``: ``Controls.press`` and ``RoundClocks.update``, less the rules;
 - ``rules``: ``Game.apply``;
 - ``cpu``: ``Table._run_cpus`` (the CPU seats' looks and their presses);
 - ``render``: the ``Renderer``'s screens and ``step``, less the SPI;
@@ -84,6 +84,7 @@ from spit.arbiter import Arbiter
 from spit.controls import Controls
 from spit.games import PHASE_PLAY
 from spit import games
+from spit.round_clocks import RoundClocks
 from spit.table import Table
 
 STAGES = %(stages)r
@@ -223,7 +224,8 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
         hook(Debouncer, ("update",), "debounce")
         hook(Arbiter, ("commit_due",), "arbiter")
         Arbiter.add = timed_three(Arbiter.add, STAGES.index("arbiter"))
-        hook(Controls, ("press", "update"), "controls")
+        hook(Controls, ("press",), "controls")
+        hook(RoundClocks, ("update",), "controls")
         hook(Game, ("apply",), "rules")
         Table._run_cpus = timed_two(Table._run_cpus, STAGES.index("cpu"))
         # The play screen is bound when the renderer is made: wrapped on the renderer

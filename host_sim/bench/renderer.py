@@ -79,6 +79,7 @@ def measure(seed, level):
     windows = []
     total_us = 0
     while race.step():
+        controls.changed()
         done = len(game.history)
         played = done and game.history[-1] >> KIND_SHIFT == PLAY and game.round == drawn_round
         drawn_round = game.round
@@ -139,6 +140,7 @@ full = time.ticks_diff(time.ticks_us(), start)
 plays = []
 for action in %(actions)r:
     game.apply(action)
+    controls.changed()
     start = time.ticks_us()
     renderer.play(game, controls)
     took = time.ticks_diff(time.ticks_us(), start)

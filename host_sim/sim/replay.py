@@ -139,7 +139,8 @@ class Replay:
         first = ticks_add(touch, -STEP_US * max(len(presses) - 1, 0))
         earliest = ticks_add(now, FIRST_US)
         if action != SPIT_ACTION and self._picks_in_race(player, made, controls):
-            earliest = ticks_add(self._played_at[1 - player], controls.race_window_us + FIRST_US)
+            window = controls.contest.race_window_us
+            earliest = ticks_add(self._played_at[1 - player], window + FIRST_US)
         if ticks_diff(first, earliest) < 0:
             touch = ticks_add(touch, ticks_diff(earliest, first))
             first = earliest
@@ -161,7 +162,7 @@ class Replay:
             return False
         if not any(key < keys.LEFT for key in made[:-1]):
             return False
-        return 0 <= ticks_diff(self.device.clock(), played) <= controls.race_window_us
+        return 0 <= ticks_diff(self.device.clock(), played) <= controls.contest.race_window_us
 
     def _press_due(self, now):
         due = [edge for edge in self._edges if ticks_diff(now, edge[0]) >= 0]
