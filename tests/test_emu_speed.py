@@ -281,6 +281,7 @@ def drawn():
 
 print(display.in_background, drawn())
 game.apply(game.legal_actions()[0])
+controls.changed()  # the game moved outside the controls: they tell the screen
 print(drawn())
 """
 

@@ -24,10 +24,9 @@ copied, into a list made with the screens, so that a caller may change its list 
 (not what is in it: the settings' rows say so with ``changes``).
 
 Nothing here allocates after boot but the error screen's wrapping of a new message and
-the self-test's module, imported when the self-test is first drawn (every module imported
-at boot takes heap and boot time). The steps run with the device's heap locked
-(``spit.pace``), their frames on the C stack: ``tests/test_render.py`` draws every screen
-so on the VM.
+the self-test's module, imported when first drawn (each module imported at boot costs heap
+and boot time). The steps run with the heap locked (``spit.pace``), their frames on the C
+stack: ``tests/test_render.py`` draws every screen so on the VM.
 """
 
 from micropython import const
