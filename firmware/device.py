@@ -35,8 +35,8 @@ from drivers.transcripts import Transcripts
 from handheld import Handheld
 from micropython import const
 from spit import keys
-from spit.pace import HEAP
 from spit.render import Renderer
+from spit.scheduler import HEAP
 
 # The loop passes in milliseconds; a hang of this long resets the board.
 WATCHDOG_MS = const(4000)

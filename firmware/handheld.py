@@ -30,7 +30,7 @@ from drivers.debounce import Debouncer
 from micropython import const
 from spit.controller import Controller
 from spit.modes import ERROR, MATCH
-from spit.pace import SOUND, Pace
+from spit.scheduler import SOUND
 
 # The error screen shows 8 rows of 38 columns: a longer message only costs memory.
 _MESSAGE_MAX = const(320)
@@ -57,7 +57,7 @@ class Handheld:
     pass; ``listener`` gets the controls' events and ``on_game_over(game, match)`` each
     finished game; its transcript (with the press times) goes to ``transcripts`` at
     the break that follows. With ``clock`` (``time.ticks_us``), a pass that runs late
-    leaves drawing and the CPU seats' glances to the next (``spit.pace``).
+    leaves drawing, the CPU seats' glances and tones to the next (``spit.scheduler``).
 
     Attributes: ``controller``, ``debouncer``, ``saved``, ``errors`` (how many passes
     failed), ``last_error`` and ``transcript_due`` (a finished game's transcript
@@ -95,10 +95,10 @@ class Handheld:
         self._tone = None
         self._tone_at = 0
         sound = self._sound if buzzer is not None else None
-        self.pace = Pace(clock)
         self.controller = Controller(
-            saved, seed, now, renderer, sound, self._break, listener, self._game_over, self.pace
+            saved, seed, now, renderer, sound, self._break, listener, self._game_over, clock
         )
+        self.scheduler = self.controller.scheduler
         self.debouncer = Debouncer(capture, self.controller.touch, now)
 
     @property
@@ -143,12 +143,12 @@ class Handheld:
         """One pass of the main loop at ``now``, a failure raised."""
         if self.watchdog is not None:
             self.watchdog.feed()
-        self.pace.begin()
+        self.scheduler.begin()
         debouncer = self.debouncer
         debouncer.update(now)
         # A button down since power-on counts only once it has been released.
         self.controller.run(now, self.capture.pressed_mask() & ~debouncer.held_since_start)
-        if self._tone is not None and self.pace.turn(SOUND):
+        if self._tone is not None and self.scheduler.turn(SOUND):
             self._start_tone()
         buzzer = self.buzzer
         if buzzer is not None and buzzer.playing is not None:  # a call only while it sounds
@@ -175,14 +175,14 @@ class Handheld:
     def _fail_without_renderer(self, message, now):
         """The error screen set up in the controller alone, when ``fail`` raised."""
         controller = self.controller
-        drawing = controller.drawing
-        renderer = drawing.renderer
-        drawing.renderer = None  # the controller leaves the renderer alone then
+        scheduler = controller.scheduler
+        renderer = scheduler.renderer
+        scheduler.renderer = None  # the controller leaves the renderer alone then
         try:
             controller.fail(message, now)
         except Exception:  # noqa: BLE001 (counted; the passes go on with what is left)
             pass
-        drawing.renderer = renderer
+        scheduler.renderer = renderer
 
     def overflows(self):
         """Presses lost because a buffer was full (the capture ring or the arbiter)."""
@@ -198,7 +198,7 @@ class Handheld:
 
     def _sound(self, name, now):
         # Setting a tone up takes about 0.3 ms on the Pico: at the end of a pass, in its
-        # turn (``spit.pace``), not in the pass of the press that asked for it.
+        # turn (``spit.scheduler``), not in the pass of the press that asked for it.
         self._tone = name
         self._tone_at = now
 

@@ -20,8 +20,8 @@ from spit.modes import (
     TITLE,
     TITLE_US,
 )
-from spit.pace import TAKE
 from spit.savedata import SaveData
+from spit.scheduler import TAKE
 from spit.session import NEXT_GAME_US, NEXT_MATCH_US, NO_WINS
 from spit.spit import SPIT_ACTION
 from spit.static_screens import match_code
@@ -32,7 +32,7 @@ P2_SPIT = keys.button_id(1, keys.SPIT)
 
 class Screen:
     """A renderer that remembers what it was last asked to show, and the pass's share
-    of it (``spit.pace``)."""
+    of it (``spit.scheduler``)."""
 
     def __init__(self):
         self.name = None
@@ -445,7 +445,7 @@ def test_an_exception_shows_the_error_screen_and_the_title_comes_back(when, monk
         def broken(*args):
             raise ValueError("the rules broke")
 
-        monkeypatch.setattr(table.controls, "update", broken)
+        monkeypatch.setattr(table, "clocks", broken)
     else:
         monkeypatch.setattr(device.controller.modes[ATTRACT], "enter", lambda now: 1 // 0)
         device.run(TITLE_US // 1000)
@@ -612,7 +612,7 @@ def test_reaction_times_show_after_a_round_for_each_person():
     controller.modes[MATCH].round_over(device.now)
     assert controller.listener.reactions.figures == [ms, ms, ms, 0, 0, 0]
     assert device.saved.best_ms[0] == 0, "kept until the break writes the save"
-    controller.on_break()  # the break, which writes the save
+    controller.scheduler.on_break()  # the break, which writes the save
     assert device.saved.best_ms[0] == ms, "the record goes into the saved data"
 
 
@@ -642,49 +642,49 @@ def test_the_spit_mask_names_both_spit_buttons():
 
 
 def _paced_controller(screen=None):
-    """A controller on a screen (a ``Screen``), its pace reading a clock the test moves."""
+    """A controller on a screen (a ``Screen``), its scheduler reading a clock the test
+    moves."""
     from spit.controller import Controller
-    from spit.pace import Pace
 
     clock = [0]
-    pace = Pace(lambda: clock[0])
     screen = screen or Screen()
-    return clock, pace, screen, Controller(SaveData(), 77, 0, screen, pace=pace)
+    controller = Controller(SaveData(), 77, 0, screen, clock=lambda: clock[0])
+    return clock, controller.scheduler, screen, controller
 
 
 def test_a_late_pass_leaves_the_drawing_to_a_later_pass():
-    from spit.pace import HOLD_PASSES
+    from spit.scheduler import HOLD_PASSES
 
-    clock, pace, screen, controller = _paced_controller()
+    clock, scheduler, screen, controller = _paced_controller()
     for now in range(1000, 1000 * (HOLD_PASSES + 1), 1000):
-        pace.begin()
+        scheduler.begin()
         clock[0] += 5_000  # the pass spent 5 ms before drawing
         controller.run(now, 0)
         assert screen.name is None
-    pace.begin()
+    scheduler.begin()
     clock[0] += 5_000
     controller.run(9000, 0)
     assert screen.name == "title", "the pass after those draws, late or not"
 
 
 def test_a_pass_that_commits_a_press_leaves_the_drawing_to_the_next():
-    from spit.pace import HOLD_PASSES
+    from spit.scheduler import HOLD_PASSES
 
-    _, pace, screen, controller = _paced_controller()
+    _, scheduler, screen, controller = _paced_controller()
     for now in range(1000, 1000 * (HOLD_PASSES + 2), 1000):
-        pace.begin()
-        pace.spend()  # a press went in: the drawing waits, however long it has waited
+        scheduler.begin()
+        scheduler.spend()  # a press went in: the drawing waits, however long it has waited
         controller.run(now, 0)
         assert screen.name is None
-    pace.begin()
+    scheduler.begin()
     controller.run(9000, 0)
     assert screen.name == "title"
 
 
 def test_a_new_screen_is_drawn_at_once_however_late_the_pass():
-    clock, pace, screen, controller = _paced_controller()
+    clock, scheduler, screen, controller = _paced_controller()
     controller.touch(P1_SPIT, 500)
-    pace.begin()
+    scheduler.begin()
     clock[0] += 5_000  # every pass runs late
     controller.run(2000, 0)
     assert controller.mode == MATCH and screen.name == "ready", "the press's answer"
@@ -712,7 +712,8 @@ def test_the_break_waits_for_the_new_screen_and_takes_a_pass_of_its_own():
 
 
 def test_a_screen_that_keeps_drawing_holds_the_break_back_no_longer_than_its_wait():
-    from spit.controller import BREAK_WAIT_US, Controller
+    from spit.controller import Controller
+    from spit.scheduler import BREAK_WAIT_US
 
     breaks = []
     screen = Screen()
@@ -744,7 +745,7 @@ def test_passes_leave_a_drawn_play_screen_alone_until_something_happens():
 
     device = Device()
     device.screen = screen = CountingScreen()
-    device.controller.drawing.renderer = screen
+    device.controller.scheduler.renderer = screen
     device.tap(P1_SPIT)  # the match
     device.both_spit()
     device.run(COUNTDOWN_US // 1000 + 100)
@@ -778,7 +779,7 @@ def _passes_in_a_match(screen_busy):
     """A match's passes with the screen ``screen_busy`` (left something to draw): for
     each pass, whether it drew (a call without ``taking``) and whether it moved the game
     (``Session.run``)."""
-    clock, pace, screen, controller = _paced_controller(TakingScreen())
+    clock, scheduler, screen, controller = _paced_controller(TakingScreen())
     controller.saved.seats = ["lightning", "lightning"]
     controller.new_match(1000)
     moved = []
@@ -792,7 +793,7 @@ def _passes_in_a_match(screen_busy):
     screen.busy = screen_busy
     passes = []
     for now in range(2000, 14_000, 1000):
-        pace.begin()
+        scheduler.begin()
         screen.name = None
         controller.run(now, 0)
         clock[0] += 1000
@@ -801,7 +802,7 @@ def _passes_in_a_match(screen_busy):
 
 
 def test_in_a_game_what_the_screen_left_is_drawn_in_passes_of_its_own():
-    from spit.pace import ALONE_MAX
+    from spit.scheduler import ALONE_MAX
 
     answer, *passes = _passes_in_a_match(screen_busy=True)
     assert answer == (True, False), "the new match's first call is its pass's work"
@@ -819,13 +820,13 @@ def test_in_a_game_what_the_screen_left_is_drawn_in_passes_of_its_own():
 
 
 def test_a_due_press_moves_the_game_before_the_screen_draws_alone():
-    clock, pace, screen, controller = _paced_controller(TakingScreen())
+    clock, scheduler, screen, controller = _paced_controller(TakingScreen())
     controller.new_match(1000)
     controller.run(2000, 0)  # the ready screen's answer
     screen.busy = True
     controller.touch(keys.button_id(0, keys.SPIT), 2500)
     now = clock[0] = 2500 + controller.arbiter.settle_us
-    pace.begin()
+    scheduler.begin()
     screen.name = None
     controller.run(now, 0)
     assert controller.session.table.controls.called[0], "the press went in"
@@ -836,19 +837,19 @@ def test_the_pass_that_deals_the_next_round_leaves_the_last_one_s_end_to_the_nex
     from helpers.positions import position
     from spit.games import PHASE_DEALING, PHASE_SLAP, slap
 
-    clock, pace, screen, controller = _paced_controller()
+    clock, scheduler, screen, controller = _paced_controller()
     controller.new_match(1000)
     controller.run(2000, 0)  # the ready screen's answer
     controller.run(3000, 0)  # its break
     game = position(["7H"], ["5C"], ["6S", "JD 10D"], packs=(5, 5), phase=PHASE_SLAP)
     controller.session.lay_out(game)
-    pace.begin()
+    scheduler.begin()
     controller.run(3500, 0)  # the controller sees the round waiting for its slap
     game.apply(slap(1, 1))  # the round's end, as the slap's press would make it
     assert game.phase == PHASE_DEALING
     now = 4000
     for expected in ("shuffling", "shuffling", "shuffling", "shuffled", "dealt", "taken up"):
-        pace.begin()
+        scheduler.begin()
         clock[0] = now
         controller.run(now, 0)
         now += 1000
@@ -858,9 +859,9 @@ def test_the_pass_that_deals_the_next_round_leaves_the_last_one_s_end_to_the_nex
             assert game.phase == PHASE_DEALING and game.shuffled
         elif expected == "dealt":
             assert game.phase == PHASE_READY and game.round == 1
-            assert not controller._break_due, "the round's end waits for the next pass"
+            assert not controller.scheduler._break_due, "the round's end waits for the next pass"
         else:
-            assert controller._break_due, "then the round's end: its break is due"
+            assert controller.scheduler._break_due, "then the round's end: its break is due"
 
 
 def test_a_person_at_a_cpu_match_leaves_it_for_the_settings_at_any_time():
@@ -876,10 +877,11 @@ def test_a_person_at_a_cpu_match_leaves_it_for_the_settings_at_any_time():
 @pytest.mark.parametrize(
     ("module", "owners"),
     [
-        ("spit.controller", {"_DRAW": "spit.pace.DRAW", "_STAY": "spit.modes.STAY"}),
-        ("spit.match_mode", {"_TITLE": "spit.modes.TITLE", "_MATCH": "spit.modes.MATCH"}),
+        ("spit.controller", {"_STAY": "spit.modes.STAY"}),
+        ("spit.match_mode", {"_TITLE": "spit.modes.TITLE", "_SPENT": "spit.modes.SPENT"}),
         ("spit.match_mode", {"_SETTINGS": "spit.modes.SETTINGS", "_STAY": "spit.modes.STAY"}),
-        ("spit.match_mode", {"_SPIT": "spit.keys.SPIT", "_KEY_MASK": "spit.keys.KEY_MASK"}),
+        ("spit.scheduler", {"_STAY": "spit.modes.STAY", "_SPENT": "spit.modes.SPENT"}),
+        ("spit.scheduler", {"_PHASE_DEALING": "spit.games.PHASE_DEALING"}),
     ],
 )
 def test_the_flows_folded_copies_hold_their_owners_values(module, owners):

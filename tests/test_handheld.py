@@ -123,7 +123,7 @@ _LOCKED_MATCH = """
 import spit.games
 import spit.round_clocks
 import spit.spit
-from spit.pace import HEAP
+from spit.scheduler import HEAP
 from spit.session import Session
 
 HEAP.on = True  # the screens and the CPU seats' glances lock it too, inside
@@ -145,7 +145,8 @@ def unlocked_call(name, f, a=None, b=None):  # no *args: a tuple, made while loc
         micropython.heap_lock()
 
 
-_new_game, _break, _room = Session._new_game, controller.on_break, spit.spit.room_for_a_round
+_new_game, _room = Session._new_game, spit.spit.room_for_a_round
+_break = controller.scheduler.on_break
 
 
 def new_game(session):
@@ -163,7 +164,7 @@ def room(items, had):
 
 
 Session._new_game = new_game
-controller.on_break = take_break
+controller.scheduler.on_break = take_break
 spit.spit.room_for_a_round = spit.round_clocks.room_for_a_round = room
 passes = {}
 
@@ -225,7 +226,7 @@ def test_every_pass_of_a_whole_cpu_match_runs_with_the_heap_locked_on_micropytho
 # the passes of each stretch allocated, the stretch's first pass apart (it takes the
 # screen's values: the error screen wraps its message, the self-test imports its code).
 _MENU_PASSES = """
-from spit.pace import HEAP
+from spit.scheduler import HEAP
 
 HEAP.on = True  # as the device runs, a region a call
 renderer.regions_per_call = 1
@@ -287,7 +288,9 @@ def test_a_whole_cpu_match_on_cpython_shows_the_match_result():
     while session.table.game.phase != PHASE_OVER:
         now[0] += 2000
         handheld.step(now[0])
-    handheld.step(now[0] + 1000)
+    for _ in range(3):  # the game's end taken up, then its screen drawn
+        now[0] += 1000
+        handheld.step(now[0])
     assert handheld.errors == 0 and saved.matches[session.match.winner()] == 1
     expected, expected_view = wired_display()
     winner = session.match.winner()
@@ -329,12 +332,12 @@ def test_the_pass_that_starts_a_tone_carries_nothing_that_can_wait():
     handheld = Handheld(IrqButtons(pins, clock), 0, SaveData(), 1, buzzer=Buzzer(pwm), clock=clock)
     now[0] = 1_000
     handheld.step(now[0])
-    assert not handheld.pace.carried, "a quiet pass on the title"
+    assert not handheld.scheduler.carried, "a quiet pass on the title"
     handheld.controller.sound("go", now[0])
     now[0] = 2_000
     handheld.step(now[0])
     assert pwm.sounding() == SOUNDS["go"][0]
-    assert handheld.pace.carried, "no region, glance or second press after the tone"
+    assert handheld.scheduler.carried, "no region, glance or second press after the tone"
 
 
 def test_the_device_loop_runs_pass_after_pass_until_one_fails():

@@ -50,7 +50,7 @@ class Board:
 
     def settle(self):
         """Passes until the screen is drawn: the device draws a region a pass."""
-        renderer = self.handheld.controller.drawing.renderer
+        renderer = self.handheld.controller.scheduler.renderer
         for _ in range(500):
             if not renderer.busy:
                 return
@@ -249,7 +249,7 @@ def test_main_shows_an_error_whose_message_raises_and_runs_on(monkeypatch, tmp_p
     controller = handheld.controller
     assert controller.mode == ERROR and controller.modes[ERROR].message == "_Unprintable"
     assert capsys.readouterr().out.endswith("_Unprintable (its message cannot be printed)\n")
-    assert not controller.drawing.renderer.busy
+    assert not controller.scheduler.renderer.busy
     expected, view = wired_display()
     Renderer(expected, framebuf).error("_Unprintable")
     assert board.virtual.rgb() == view.rgb()

@@ -23,11 +23,11 @@ from spit.cards import RANK_COUNT, parse_card
 from spit.controls import Controls
 from spit.games import PHASE_DEALING, PHASE_PLAY, PHASE_SLAP, play
 from spit.options import Options
-from spit.pace import ANSWER, HEAP, TAKE
 from spit.pen import DIM, EDGE, FELT, HIGHLIGHT, RED, SHADOW, WHITE, colour
 from spit.pictures import RANKS, RED_SUITS, SUITS
 from spit.play_regions import Regions
 from spit.render import Renderer
+from spit.scheduler import ANSWER, HEAP, TAKE
 from spit.self_test_screen import COLOUR_BARS
 from spit.selfplay import Race
 from spit.spit import SPIT_ACTION, Game, RoundEnd
@@ -753,7 +753,7 @@ screen = Screen()
 screen.record = False
 renderer = Renderer(screen, framebuf)
 renderer.regions_per_call = 1
-from spit.pace import HEAP
+from spit.scheduler import HEAP
 HEAP.on = True
 """
 )
@@ -923,7 +923,7 @@ EVERY_SCREEN_LOCKED = (
     SCREEN
     + """
 import gc, framebuf
-from spit.pace import HEAP
+from spit.scheduler import HEAP
 from spit.render import Renderer
 from spit.spit import RoundEnd
 

@@ -316,7 +316,7 @@ class Truth:
         )
         self.region_a_call = rng.random() < 0.5
         if self.region_a_call:
-            self.device.controller.drawing.renderer.regions_per_call = 1  # the device's pace
+            self.device.controller.scheduler.renderer.regions_per_call = 1  # the device's pace
         self.setup = "%s seed %d, seats %s, %s, %s" % (
             game_name,
             seed,

@@ -33,7 +33,7 @@ session = Session(Options.parse(%r), 42, ("quick", "lightning"), None,
                   lambda game, match: done.append(game))
 now = (1 << 30) - 5_000_000
 while not done:
-    session.run(now)
+    session.run(now) or session.table.scheduler.play(now, session.table)
     now = (now + 1000) & ((1 << 30) - 1)
 game = done[0]
 print(game.outcome().winner, game.round, game.plays, game.spits, game.slaps, len(game.history))
@@ -86,7 +86,7 @@ def test_cpu_presses_go_through_the_arbiter():
     table.touch(keys.button_id(1, keys.SPIT), now)
     while game.plays == 0:
         now += 1000
-        table.run(now)
+        table.scheduler.play(now, table)
     assert (PLAYED, 0, events[-1][2]) == events[-1]
     assert table.arbiter.overflows == 0
 
@@ -95,18 +95,18 @@ def test_a_cpu_seat_presses_its_keys_a_pass_apart_so_a_press_made_between_commit
     game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"], options="quick=off")
     table = Table(game, cpus=(None, SpitCpu(1, "lightning")))
     committed = []
-    commit = table._commit
-    table._commit = lambda button, t, tie=False: (committed.append(button), commit(button, t, tie))
+    commit = table.commit
+    table.commit = lambda button, t, tie=False: (committed.append(button), commit(button, t, tie))
     now = 1_000_000
     while not table.arbiter.pending:
         now += 1000
-        table.run(now)
+        table.scheduler.play(now, table)
     assert table.arbiter.pending == 1, "the CPU seat's card first, its pile in a later pass"
     person = keys.button_id(0, keys.C2)
     table.touch(person, now - 500)  # after the card's stamp (the horizon), before the pile's
     for _ in range(6):
         now += 1000
-        table.run(now)
+        table.scheduler.play(now, table)
     cpu_card, cpu_pile = keys.button_id(1, keys.C1), keys.button_id(1, keys.RIGHT)
     assert committed == [cpu_card, person, cpu_pile]
     assert game.history[-1] == play(1, 0, 0)
@@ -123,7 +123,7 @@ def test_session_plays_games_one_after_another_and_starts_a_new_match():
     )
     now = 0
     while len(games) < 2:
-        session.run(now)
+        session.run(now) or session.table.scheduler.play(now, session.table)
         now += 2000
     assert games[0][1] in ([1, 0], [0, 1])
     assert sorted(games[1][1]) == [0, 1], "a single-game match starts afresh"
@@ -161,7 +161,7 @@ def test_the_cpu_seats_play_with_the_heap_locked_on_micropython(mpvm, options):
     # As on the device: the CPU seats' part of every pass of a whole game (their glances,
     # and their presses through ``Controls.keys_for``) runs with the heap locked, so any
     # allocation there would end the game in a MemoryError.
-    locked = mpvm("from spit.pace import HEAP\nHEAP.on = True\n" + SESSION_GAME % options)
+    locked = mpvm("from spit.scheduler import HEAP\nHEAP.on = True\n" + SESSION_GAME % options)
     assert locked == mpvm(SESSION_GAME % options)
 
 
@@ -193,9 +193,10 @@ def test_a_slap_made_before_the_time_limit_beats_it_though_committed_after_it():
     table = Table(position(["7H"], ["5C"], ["6S", "JD 10D"], phase=PHASE_SLAP))
     limit = table.controls.clocks.slap_limit_us
     table.touch(keys.button_id(1, keys.LEFT), limit - 500)
-    table.run(limit + 100)  # the slap is not committed yet, and the limit has passed
+    # The slap is not committed yet, and the limit has passed.
+    table.scheduler.play(limit + 100, table)
     assert table.game.phase == PHASE_SLAP
-    table.run(limit + 600)
+    table.scheduler.play(limit + 600, table)
     assert table.game.history[-1] == slap(1, 1), "the player's slap, not the device's"
 
 
@@ -205,26 +206,26 @@ def test_the_next_round_is_scored_shuffled_and_dealt_in_the_five_passes_after_th
     settle = table.arbiter.settle_us
     table.touch(keys.button_id(1, keys.LEFT), 0)
     table.touch(keys.button_id(0, keys.SPIT), 10)  # a call for the next round, at once
-    table.run(settle + 100)
+    table.scheduler.play(settle + 100, table)
     assert game.phase == PHASE_DEALING and game.history[-1] == slap(1, 1)
     assert not table.controls.called[0], "no press is committed after the slap in its pass"
     assert game.last_round is None
-    table.run(settle + 200)
+    table.scheduler.play(settle + 200, table)
     assert game.phase == PHASE_DEALING and not game.shuffled, "a pass to score the round"
     assert game.last_round.slapper == 1
-    table.run(settle + 230)
+    table.scheduler.play(settle + 230, table)
     assert game.phase == PHASE_DEALING and not game.shuffled, "a pass to shuffle P1's"
-    table.run(settle + 250)
+    table.scheduler.play(settle + 250, table)
     assert game.phase == PHASE_DEALING and not game.shuffled, "a pass to shuffle P2's"
-    table.run(settle + 270)
+    table.scheduler.play(settle + 270, table)
     assert game.phase == PHASE_DEALING and game.shuffled, "a pass to make room"
     assert game.last_round.slapper == 1
     assert not table.controls.called[0]
     changes = table.controls.changes
-    table.run(settle + 300)
+    table.scheduler.play(settle + 300, table)
     assert game.phase == PHASE_READY and not table.controls.called[0], "a pass to deal"
     assert table.controls.changes == changes + 1, "the new round told to the screens"
-    table.run(settle + 400)
+    table.scheduler.play(settle + 400, table)
     assert table.controls.called[0], "the call counts in the new round"
 
 
@@ -235,28 +236,28 @@ def test_the_automatic_spit_waits_for_presses_made_before_it():
     table.controls.press(keys.button_id(0, keys.C2), 0)  # everybody stuck from t=0
     due = table.controls.clocks.auto_spit_us
     table.touch(keys.button_id(1, keys.SPIT), due - 300)  # a call just before the spit
-    table.run(due + 200)
+    table.scheduler.play(due + 200, table)
     assert game.spits == 0, "the device waits until that press is committed"
-    table.run(due + 999)
+    table.scheduler.play(due + 999, table)
     assert game.spits == 0 and table.controls.called[1], "the call is in first"
-    table.run(due + 1000)
+    table.scheduler.play(due + 1000, table)
     assert game.spits == 1
 
 
 def clocked_table(game):
-    """A table whose pace reads a clock, and ``a_pass(now, late)``: a pass that begins
+    """A table whose scheduler reads a clock, and ``a_pass(now, late)``: a pass that begins
     at ``now`` and reaches the table ``late`` µs later."""
-    from spit.pace import Pace
+    from spit.scheduler import Scheduler
 
     clock = [0]
-    pace = Pace(lambda: clock[0])
-    table = Table(game, pace=pace)
+    scheduler = Scheduler(lambda: clock[0])
+    table = Table(game, scheduler=scheduler)
 
     def a_pass(now, late=0):
         clock[0] = now
-        pace.begin()
+        scheduler.begin()
         clock[0] = now + late
-        table.run(now)
+        table.scheduler.play(now, table)
 
     return table, a_pass
 
@@ -306,19 +307,19 @@ def test_a_late_pass_commits_no_press_that_a_press_not_taken_in_yet_could_tie():
 
 
 def test_a_cpu_seat_waits_to_glance_while_a_press_is_about_to_be_due():
-    from spit.pace import Pace
+    from spit.scheduler import Scheduler
 
     clock = [0]
-    pace = Pace(lambda: clock[0])
+    scheduler = Scheduler(lambda: clock[0])
     game = Game(3)
-    table = Table(game, cpus=(None, SpitCpu(1, "lightning")), pace=pace)
+    table = Table(game, cpus=(None, SpitCpu(1, "lightning")), scheduler=scheduler)
     table.touch(keys.button_id(0, keys.C1), 0)  # due at 1 ms: after the pass's glance
-    pace.begin()
+    scheduler.begin()
     table._run_cpus(0)
     assert table._seen[1] == -1, "no glance: the pass ends sooner"
     clock[0] = 5_000
     table.arbiter.commit_due(5_000, table.controls.press)
-    pace.begin()
+    scheduler.begin()
     table._run_cpus(5_000)
     assert table._seen[1] == len(game.history), "the seat glances once the press is in"
 
@@ -334,7 +335,7 @@ def test_the_cpu_calls_spit_only_when_nobody_can_move(level):
         now = 0
         while now < opening + 3_000_000:
             now += 1000
-            table.run(now)
+            table.scheduler.play(now, table)
             if game.phase == PHASE_PLAY and table.controls.called[0]:
                 assert game.is_stuck(), (seed, now)
         assert game.spits >= 1
@@ -346,7 +347,7 @@ def test_the_tie_priority_lasts_across_games_and_matches():
     session.arbiter.priority = 1
     now = 0
     while session.table is first_table or session.match.winner() >= 0:
-        session.run(now)
+        session.run(now) or session.table.scheduler.play(now, session.table)
         now += 2000
     assert session.table.arbiter is session.arbiter is first_table.arbiter
     assert session.match.wins == [0, 0], "a new match"
@@ -362,7 +363,7 @@ def mixed_play(session, seconds, rng, keys_pressed):
             key = rng.choice(keys_pressed)
             session.touch(keys.button_id(0, key), now)
             session.touch(keys.button_id(1, key), now + rng.randrange(99))
-        session.run(now)
+        session.run(now) or session.table.scheduler.play(now, session.table)
         now += 1000
 
 
@@ -410,7 +411,7 @@ def test_hardware_setup_captures_with_the_pio_by_default(monkeypatch):
 
 
 def test_cpu_glances_go_on_while_the_pass_has_time():
-    from spit.pace import HOLD_PASSES, Pace
+    from spit.scheduler import HOLD_PASSES, Scheduler
 
     clock = [0]
 
@@ -418,68 +419,68 @@ def test_cpu_glances_go_on_while_the_pass_has_time():
         clock[0] += 300  # every reading finds the pass 300 µs on
         return clock[0]
 
-    pace = Pace(ticks_us)
+    scheduler = Scheduler(ticks_us)
     game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"])
-    table = Table(game, cpus=(None, SpitCpu(1, "lightning")), pace=pace)
+    table = Table(game, cpus=(None, SpitCpu(1, "lightning")), scheduler=scheduler)
     cpu = table.cpus[1]
     drawn = cpu.rng.state  # its first glance draws its first reaction
     for _ in range(HOLD_PASSES):
-        pace.begin()
+        scheduler.begin()
         clock[0] += 5_000  # what the pass spent before the CPU seats' turn
-        table.run(1_000_000)
+        table.scheduler.play(1_000_000, table)
         assert cpu.rng.state == drawn and cpu.action is None, "a late pass leaves the look"
-    pace.begin()
+    scheduler.begin()
     clock[0] += 5_000
-    table.run(1_000_000)
+    table.scheduler.play(1_000_000, table)
     assert cpu.rng.state != drawn, "but the one after that glances, late or not"
     passes = 0
     while cpu.action is None:
-        pace.begin()
-        table.run(1_000_000)
+        scheduler.begin()
+        table.scheduler.play(1_000_000, table)
         passes += 1
     assert passes > 1, "a glance or two a pass"
     assert cpu.action == play(1, 0, 0)
 
 
 def test_the_cpu_seats_leave_a_pass_to_the_screen_whose_turn_it_is():
-    from spit.pace import DRAW, Pace
+    from spit.scheduler import DRAW, Scheduler
 
     clock = [0]
-    pace = Pace(lambda: clock[0])
+    scheduler = Scheduler(lambda: clock[0])
     game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"])
-    table = Table(game, cpus=(None, SpitCpu(1, "lightning")), pace=pace)
+    table = Table(game, cpus=(None, SpitCpu(1, "lightning")), scheduler=scheduler)
     cpu = table.cpus[1]
     drawn = cpu.rng.state  # its first glance draws its first reaction
-    pace.begin()
+    scheduler.begin()
     clock[0] += 5_000
-    assert not pace.turn(DRAW)  # a late pass: the screen waits, and goes next
-    pace.begin()
-    table.run(1_000_000)
+    assert not scheduler.turn(DRAW)  # a late pass: the screen waits, and goes next
+    scheduler.begin()
+    table.scheduler.play(1_000_000, table)
     assert cpu.rng.state == drawn and cpu.action is None, "no glance in the screen's pass"
-    assert pace.turn(DRAW), "and the pass still has its time for the screen"
-    pace.begin()
-    table.run(1_000_000)
+    assert scheduler.turn(DRAW), "and the pass still has its time for the screen"
+    scheduler.begin()
+    table.scheduler.play(1_000_000, table)
     assert cpu.rng.state != drawn, "the pass after it is the seats'"
 
 
 def test_without_a_clock_a_look_ends_in_its_pass():
     game = position(["8H", "KC"], ["5C", "9S", "7D"], ["6S", "JD"])
     table = Table(game, cpus=(None, SpitCpu(1, "lightning")))
-    table.run(1_000_000)
+    table.scheduler.play(1_000_000, table)
     assert not table.cpus[1].looking() and table.cpus[1].action == play(1, 0, 0)
 
 
 def test_a_cpu_seat_turned_away_in_a_late_pass_glances_before_the_timers_in_the_next():
-    from spit.pace import GLANCE
+    from spit.scheduler import GLANCE
 
     game = Game(3)
     table, a_pass = clocked_table(game)
     table.cpus = (None, SpitCpu(1, "lightning"))
     updates = []
-    update = table.controls.update
-    table.controls.update = lambda now: updates.append(now) or update(now)
+    update = table.clocks
+    table.clocks = lambda now: updates.append(now) or update(now)
     a_pass(10_000, late=5_000)  # too late in its pass for a glance
-    assert table._seen[1] == -1 and table.pace.waiting == GLANCE and len(updates) == 1
+    assert table._seen[1] == -1 and table.scheduler.waiting == GLANCE and len(updates) == 1
     a_pass(11_500)
     assert table._seen[1] == len(game.history), "the seat turned away glanced"
     assert len(updates) == 1, "before the timers, which wait for the next pass"

@@ -93,7 +93,7 @@ class Watcher:
 def test_every_view_holds_through_a_cpu_match_started_from_the_title(tmp_path):
     watcher = Watcher(["--p1", "cpu:lightning", "--p2", "cpu:lightning", "--seed", "11"], tmp_path)
     device = watcher.device
-    device.controller._enter(TITLE, device.clock())  # a person starts it from the title
+    device.controller.enter(TITLE, device.clock())  # a person starts it from the title
     watcher.run(50)
     watcher.tap(P1_SPIT)
     watcher.until("match result", 600_000)
@@ -110,7 +110,7 @@ def test_every_view_holds_on_the_screens_around_the_game(tmp_path):
     assert "attract" in watcher.seen
     watcher.tap(P1_SPIT)  # a match from attract mode
     watcher.run(300)
-    controller._enter(SETTINGS, watcher.device.clock())
+    controller.enter(SETTINGS, watcher.device.clock())
     watcher.run(100)
     controller.fail("ValueError: a fault", watcher.device.clock())
     watcher.run(100)

@@ -41,16 +41,14 @@ EAGER_US = const(250_000)
 # ``spit.modes``' codes and ``spit.games``' phases, folded here: this runs every pass of a
 # match (tests/test_games.py and tests/test_controller.py hold them to their owners').
 _TITLE = const(0)
-_MATCH = const(2)
 _SETTINGS = const(3)
 _STAY = const(-1)
+_SPENT = const(-2)
 _PHASE_READY = const(0)
 _PHASE_PLAY = const(1)
 _PHASE_SLAP = const(2)
 _PHASE_OVER = const(3)
 _PHASE_DEALING = const(4)
-_SPIT = const(7)  # spit.keys'
-_KEY_MASK = const(7)
 
 # Each pair of flags, made once (who is ready, which seats the CPU plays).
 PAIRS = ((False, False), (True, False), (False, True), (True, True))
@@ -77,7 +75,7 @@ class MatchMode(Mode):
     def __init__(self, flow, listener, on_game_over=None):
         Mode.__init__(self, flow)
         self.in_game = True
-        self.pace = flow.pace
+        self.commit = None  # the table takes the presses
         self.listener = listener
         self.on_game_over = on_game_over or _no_game_over
         self.session = None
@@ -110,7 +108,7 @@ class MatchMode(Mode):
         Mode.enter(self, now)
 
     def leave(self):
-        self.session = self.listener.session = self.controls = None
+        self.session = self.listener.session = self.table = self.controls = None
 
     def deal(self):
         saved = self.saved
@@ -124,7 +122,7 @@ class MatchMode(Mode):
             self.arbiter,
             COUNTDOWN_US,
             saved.games,
-            self.pace,
+            flow.scheduler,
             saved.game,
         )
         self.listener.session = self.session
@@ -137,11 +135,6 @@ class MatchMode(Mode):
         """The first game laid out at once (the simulator, a replay): no press started it."""
         self._starting = False
         self.deal()
-
-    def press(self, button, t, tie):
-        # A SPIT committed by another mode in the pass that started the match starts it
-        # afresh; in the match the table takes the presses.
-        return _MATCH if button & _KEY_MASK == _SPIT else _STAY
 
     def hold(self, now):
         session = self.session
@@ -167,8 +160,9 @@ class MatchMode(Mode):
             # The ready screen first: it answers the press that started the match, and
             # the cards are dealt once it is drawn; a call made meanwhile needs the
             # table, so the cards are dealt at once.
-            if not self.flow.drawing.pending() or self.arbiter.due(now):
+            if not self.flow.scheduler.pending() or self.arbiter.due(now):
                 self.deal()
+                return _SPENT
             return _STAY
         if self._leaving and self._left(now, session.table):
             return _TITLE
@@ -177,30 +171,29 @@ class MatchMode(Mode):
             session.table.hold = self._reading
         listener = self.listener
         listener.now = now
-        session.run(now)
-        if listener.timed and not self.pace.carried:
+        if session.run(now):
+            return _SPENT  # a game's end taken up, or the next game laid out
+        if listener.timed:
             listener.reactions.expire(now)
-        table = session.table
+        table = self.table = session.table
         self.controls = table.controls
         if self._count >= 0 or table.controls.counting:
             self._count_down(now, table.controls)
         game = table.game
         if game.phase == _PHASE_DEALING:
             return _STAY  # a round just ended: taken up once the next is dealt
-        if game.round != self._round and self.pace.carried:
-            return _STAY  # dealt in this pass: the round's end is taken up in the next
         if game.phase != self._phase or game.round != self._round:
-            self._new_phase(game, now)
+            return self._new_phase(game, now)
         return _STAY
 
     def _new_phase(self, game, now):
-        """The game moved to a new phase or round: the round's end taken up, the screen
-        it shows remembered."""
-        if self._phase >= 0:
-            self.pace.spend()  # the new phase's screen gets its first call in the next pass
-            if game.round == self._round + 1:
-                # A round ended by a slap or by a card played out of a one-pile round.
-                self.round_over(now)
+        """The game moved to a new phase or round: the round's end taken up (then
+        ``SPENT``: a pass of its own), the screen it shows remembered."""
+        code = _STAY
+        if self._phase >= 0 and game.round == self._round + 1:
+            # A round ended by a slap or by a card played out of a one-pile round.
+            self.round_over(now)
+            code = _SPENT
         if game.phase == _PHASE_PLAY:
             self.notice = ""  # it was on the ready screen
         if game.phase != _PHASE_OVER:  # the match result's is set as the game ends
@@ -210,6 +203,7 @@ class MatchMode(Mode):
         self.screen()  # remembered: the screen that a deal's passes leave up
         self._phase = self.listener.phase = game.phase
         self._round = game.round
+        return code
 
     def _left(self, now, table):
         """The match result has been read, or the ready screen before a game's first round
@@ -255,7 +249,7 @@ class MatchMode(Mode):
         self._reading_since = now
         self.listener.round_over(now, not self._reading)
         table.controls.contest.banner_into(self._margin)
-        self.flow.new_screen(now, False)
+        self.flow.scheduler.new_screen(now, False)
 
     def _game_over(self, game, match):
         saved = self.saved

@@ -6,9 +6,11 @@ Every mode has the same three verbs, and ``spit.controller`` keeps the current o
 makes the moves between them:
 
 - ``press(button, t, tie)``: a press committed at ``t`` (``spit.arbiter``);
-- ``run(now)``: one pass; both say which mode comes next, by its code, or ``STAY``;
+- ``run(now)``: the mode's own part of a pass (its timeouts, its game's phase taken up);
+  both say which mode comes next, by its code, or ``STAY`` (``SPENT``: the pass did the
+  mode's work and carries nothing else);
 - ``draw(renderer, now, share)``: a call of its screen with the pass's ``share``
-  (``spit.pace``); it returns the play screen's controls when it drew the play screen
+  (``spit.scheduler``); it returns the play screen's controls when it drew the play screen
   (the passes leave it alone until they tell something new), else None.
 
 ``enter(now)`` and ``leave()`` are the moves' (a mode's game is made and let go there);
@@ -26,9 +28,10 @@ makes the moves between them:
 - Error: what went wrong; SPIT, or ``ERROR_US``, bring the title back. Saved tallies and
   settings are untouched, and capture goes on.
 
-Outside a match a mode commits the presses due through the controller's ``take`` (one
-handler, bound once), which hands each to the mode current at that press: a press can move
-to another mode, and the presses after it in the same pass go to that one.
+Which job a pass does is the scheduler's (``spit.scheduler``). It commits the presses due,
+one a pass, to the mode's ``commit``: outside a match the controller's one handler (bound
+once), which hands each to the mode current at that press; in a match the table takes
+them. A mode with a game names its table (``table``): the scheduler runs its work.
 """
 
 from micropython import const
@@ -46,6 +49,7 @@ SETTINGS = const(3)
 ERROR = const(4)
 SELF_TEST = const(5)
 STAY = const(-1)  # a press or a pass that leaves the mode as it is
+SPENT = const(-2)  # a pass that did the mode's work: it carries nothing else
 MODE_NAMES = ("title", "attract", "match", "settings", "error", "self-test")
 
 TITLE_US = const(20_000_000)  # long enough to read it and choose the game
@@ -78,7 +82,8 @@ def choose_game(saved):
 class Mode:
     """Constructor: ``Mode(flow)``, ``flow`` the controller. Attributes read in every pass
     are the instance's (found first): ``in_game`` (a game on the play screen: what the
-    screen leaves goes in passes of its own) and ``controls`` (that game's, else None).
+    screen leaves goes in passes of its own), ``table`` and ``controls`` (that game's,
+    else None) and ``commit`` (what takes the device's presses, None while they wait).
     ``since`` is when the mode began, ``quiet_since`` the last press (or that)."""
 
     SCREEN = screens.TITLE
@@ -87,8 +92,9 @@ class Mode:
         self.flow = flow
         self.saved = flow.saved
         self.arbiter = flow.arbiter
-        self.take = flow.take
+        self.commit = flow.take
         self.in_game = False
+        self.table = None
         self.controls = None
         self.since = self.quiet_since = 0
 
@@ -117,14 +123,13 @@ class Title(Mode):
             return MATCH
         if key == keys.LEFT or key == keys.RIGHT:
             choose_game(self.saved)
-            # The new title answers the press first, in the next pass; the save waits for
-            # it. The title stays its time from the press.
-            self.flow.new_screen(t, True)
+            # The new title answers the press first; the save waits for it. The title
+            # stays its time from the press.
+            self.flow.scheduler.new_screen(t, True)
         return STAY
 
     def run(self, now):
-        self.arbiter.commit_due(now, self.take)
-        if self.flow.current is self and ticks_diff(now, self.quiet_since) >= TITLE_US:
+        if ticks_diff(now, self.quiet_since) >= TITLE_US:
             return ATTRACT
         return STAY
 
@@ -159,14 +164,13 @@ class Attract(Mode):
             flow.seeds.next(),
             _LEVELS,
             countdown_us=COUNTDOWN_US,
-            pace=flow.pace,
+            scheduler=flow.scheduler,
             game=game,
         )
         Mode.enter(self, now)
 
     def leave(self):
-        self.session = None
-        self.controls = None
+        self.session = self.table = self.controls = None
 
     def press(self, button, t, tie):
         key = keys.key_of(button)
@@ -177,12 +181,9 @@ class Attract(Mode):
         return TITLE  # somebody came: the title, to choose and start
 
     def run(self, now):
-        self.arbiter.commit_due(now, self.take)
-        if self.flow.current is not self:
-            return STAY  # a press left it
         session = self.session
         session.run(now)
-        table = session.table
+        table = self.table = session.table
         self.controls = table.controls
         if table.game.phase == _PHASE_OVER or ticks_diff(now, self.since) >= ATTRACT_US:
             return TITLE
@@ -227,7 +228,6 @@ class Settings(Mode):
         return STAY
 
     def run(self, now):
-        self.arbiter.commit_due(now, self.take)
         return STAY
 
     def draw(self, renderer, now, share):
@@ -248,8 +248,7 @@ class Error(Mode):
         return TITLE if keys.key_of(button) == keys.SPIT else STAY
 
     def run(self, now):
-        self.arbiter.commit_due(now, self.take)
-        if self.flow.current is self and ticks_diff(now, self.since) >= ERROR_US:
+        if ticks_diff(now, self.since) >= ERROR_US:
             return TITLE
         return STAY
 

@@ -23,7 +23,7 @@ last ``FOLLOWS_MAX`` calls in a row spent theirs on it and the table was not jus
 out: a change in every call (mashed buttons) still lets regions out. Deciding a new
 message (about 0.3 ms on the chip) spends a region too.
 
-The screen draws with the device's heap locked (``spit.pace``): nothing here allocates,
+The screen draws with the device's heap locked (``spit.scheduler``): nothing here allocates,
 and every frame goes on the C stack.
 """
 
@@ -32,9 +32,9 @@ from micropython import const
 from spit import screens
 from spit.games import calls
 from spit.layout import CARD_BANDS, HEIGHT, WIDTH
-from spit.pace import FOLLOWS_MAX, HEAP
 from spit.pen import HIGHLIGHT, WHITE
 from spit.play_regions import CALL_CODES, MESSAGE_CODE, NAME_CODES, PACK_CODES, SWEPT, Regions
+from spit.scheduler import FOLLOWS_MAX, HEAP
 
 # Builtins bound in this module's globals: a name missing there is found only after a
 # search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).

@@ -29,14 +29,14 @@ of big text, or one of the play screen's regions; a call draws its ``share`` of 
 region of the share (a screen's values that changed, the play screen's changes
 followed: about 0.3 ms on the chip), so with a share of 1 the call that takes new
 values draws nothing more and the next calls carry on, and 2 also sends a new screen's
-first region in the call that takes it (``spit.pace`` names the shares a pass gives).
+first region in the call that takes it (``spit.scheduler`` names the shares a pass gives).
 With ``regions_per_call`` 0 (the default) a call draws its screen whole. Either way a
 share of 0 takes values and draws nothing.
 
 Attributes: ``busy`` is true while the last call left something to draw (a plain
 attribute: on the chip an attribute store is several times slower on an instance
 whose class has a ``property``); ``full_redraws`` counts clears. The play screen and the pieces of
-text draw with the device's heap locked (``spit.pace``): the display's ``show`` and
+text draw with the device's heap locked (``spit.scheduler``): the display's ``show`` and
 ``fill_rows`` must allocate nothing either.
 """
 

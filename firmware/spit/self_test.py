@@ -55,7 +55,6 @@ class SelfTest(Mode):
         return STAY
 
     def run(self, now):
-        self.arbiter.commit_due(now, self.take)
         return STAY
 
     def hold(self, now):

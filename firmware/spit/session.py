@@ -82,14 +82,15 @@ class Match:
 
 class Session:
     """Constructor: ``Session(options, seed, levels=(None, None), listener=None,
-    on_game_over=None, arbiter=None, countdown_us=0, wins=None, pace=None,
+    on_game_over=None, arbiter=None, countdown_us=0, wins=None, scheduler=None,
     game="spit")``; ``game`` names the game of the match (``spit.games``); ``levels`` names the
     CPU level of each seat the device plays (None for a person), ``listener`` gets the
     controls' events and ``on_game_over(game, match)`` is called once per finished game.
     Every game's table uses ``arbiter`` (the device's, which lives from power-on; a new
     one otherwise), so the tie priority carries across games and matches. Each round
     opens ``countdown_us`` after both have called; ``wins`` resumes a match's tally;
-    ``pace`` (a ``spit.pace.Pace``) lets the CPU seats wait when a pass runs late.
+    ``scheduler`` (``spit.scheduler``) lets the CPU seats wait when a pass runs late.
+    Its ``run(now)`` takes up a game's end; the table's work is the scheduler's.
     Attributes: ``match``, ``table`` (the current game's), ``arbiter``."""
 
     def __init__(
@@ -102,11 +103,11 @@ class Session:
         arbiter=None,
         countdown_us=0,
         wins=None,
-        pace=None,
+        scheduler=None,
         game="spit",
     ):
         self.arbiter = arbiter or Arbiter()
-        self.pace = pace
+        self.scheduler = scheduler
         self.countdown_us = countdown_us
         self.match = Match(options, seed, wins, game)
         self.levels = levels
@@ -119,20 +120,21 @@ class Session:
         self.table.touch(button, t)
 
     def run(self, now):
-        self.table.run(now)
+        """Take up a game's end: its tally and ``on_game_over`` when it comes, the next
+        game laid out once it has been shown. True when this pass did: a pass of its own."""
         game = self.table.game
         if game.phase != PHASE_OVER:
-            return
+            return False
         if self._over_at < 0:
-            if self._over_at == -1 and self.pace is not None and self.pace.carried:
-                self._over_at = -2  # the action that ended the game filled this pass
-                return  # noted in the next
             self._over_at = now
             self.match.record(game.outcome())
             if self.on_game_over is not None:
                 self.on_game_over(game, self.match)
-        elif ticks_diff(now, self._over_at) >= self._shown_us():
+            return True
+        if ticks_diff(now, self._over_at) >= self._shown_us():
             self._new_game()
+            return True
+        return False
 
     def _shown_us(self):
         return NEXT_MATCH_US if self.match.winner() >= 0 else NEXT_GAME_US
@@ -152,6 +154,6 @@ class Session:
     def lay_out(self, game, cpus=(None, None)):
         """Play ``game`` as the match's next game, the seats in ``cpus`` played by the
         CPU (a replay lays out a transcript's deal, with nobody but the buttons)."""
-        self.table = Table(game, self.listener, cpus, self.arbiter, self.pace)
+        self.table = Table(game, self.listener, cpus, self.arbiter, self.scheduler)
         self.table.controls.countdown_us = self.countdown_us
         self._over_at = -1

@@ -25,7 +25,7 @@ copied, into a list made with the screens, so that a caller may change its list 
 
 Nothing here allocates after boot but the error screen's wrapping of a new message and
 the self-test's module, imported when first drawn (each module imported at boot costs heap
-and boot time). The steps run with the heap locked (``spit.pace``), their frames on the C
+and boot time). The steps run with the heap locked (``spit.scheduler``), their frames on the C
 stack: ``tests/test_render.py`` draws every screen so on the VM.
 """
 
@@ -44,9 +44,9 @@ from spit.layout import (
     SETTINGS_PITCH,
     SETTINGS_ROWS,
 )
-from spit.pace import HEAP
 from spit.pen import DIM, HIGHLIGHT, WHITE
 from spit.rows import Rows
+from spit.scheduler import HEAP
 
 # Builtins bound in this module's globals: a name missing there is found only after a
 # search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).

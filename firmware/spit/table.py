@@ -2,13 +2,16 @@
 
 The table joins the arbiter and the controls, and lets CPU seats press buttons, so
 a CPU's press goes through the same arbitration as a person's. The main loop (on the
-device or in the simulator) hands every debounced press to ``touch(button, t)`` and
-calls ``run(now)`` on every pass.
+device or in the simulator) hands every debounced press to ``touch(button, t)``; which of
+the table's jobs a pass does is the scheduler's (``Scheduler.play``): a step of a round's
+dealing (``deal_step``), the earliest due press (``commit``, ``contested``: the
+controls'), the round's clocks (``clocks``: the controls' ``update``) or the CPU seats
+(``cpus_wait``, ``cpus_turn``).
 
 A round's end and the next round's deal go in passes of their own: the game waits
 in ``PHASE_DEALING`` through the rest of the pass that ended the round (no more
-presses are committed in it), ``run`` shuffles the hands at the start of the next
-and lays the round out at the start of the one after.
+presses are committed in it), then shuffles the hands a pass each and lays the round
+out in the pass after.
 
 Every game clock (the automatic spit, the slap time limit, the CPU seats) runs at the
 commit horizon, ``now`` less the settle window: the moment up to which every press is
@@ -20,9 +23,9 @@ from micropython import const
 
 from spit.arbiter import Arbiter
 from spit.controls import Controls
-from spit.games import CALL_ACTION, PHASE_DEALING
+from spit.games import CALL_ACTION
 from spit.keys import button_id
-from spit.pace import DRAW, GLANCE, HEAP, Pace
+from spit.scheduler import GLANCE, Scheduler
 from spit.ticks import ticks_add, ticks_diff
 
 # Builtins bound in this module's globals: a name missing there is found only after a
@@ -34,23 +37,24 @@ _FAR_MS = const(60_000)  # a settled table with no action planned looks again th
 
 class Table:
     """Constructor: ``Table(game, listener=None, cpus=(None, None), arbiter=None,
-    pace=None)``; ``cpus`` holds a ``Cpu`` for each seat the device plays, ``listener``
-    gets the controls' events; pass the device's ``arbiter``, which outlives the game (a
-    new one otherwise), and its ``pace``: the CPU seats glance at the table only while
-    the pass has time. Attributes: ``game``, ``arbiter``, ``controls``."""
+    scheduler=None)``; ``cpus`` holds a ``Cpu`` for each seat the device plays,
+    ``listener`` gets the controls' events; pass the device's ``arbiter``, which outlives
+    the game (a new one otherwise), and its ``scheduler``: the CPU seats glance at the
+    table only while the pass has time. Attributes: ``game``, ``arbiter``, ``controls``,
+    ``hold``."""
 
-    def __init__(self, game, listener=None, cpus=(None, None), arbiter=None, pace=None):
+    def __init__(self, game, listener=None, cpus=(None, None), arbiter=None, scheduler=None):
         self.game = game
         game.deals_later = True
-        self.pace = pace or Pace()
+        self.scheduler = scheduler or Scheduler()
         self.arbiter = arbiter or Arbiter()
-        self._reach_us = self.arbiter.settle_us - self.arbiter.tie_us  # ``_due_by``
         self.controls = Controls(game, listener)
         self.cpus = cpus
-        # Bound once: run() is called every pass, and binding a method allocates.
-        self._commit = self.controls.press
-        self._contested = self.controls.contested
-        self._cpus_turn = self._run_cpus
+        # Bound once: the scheduler calls them every pass, and binding a method allocates.
+        self.commit = self.controls.press
+        self.contested = self.controls.contested
+        self.clocks = self.controls.update
+        self.cpus_turn = self._run_cpus
         self._seen = [-1, -1]  # the history length each CPU seat last looked at
         self._ms = 0  # the CPU seats' clock, in ms
         self._last_us = -1
@@ -74,64 +78,22 @@ class Table:
         """A press of ``button`` at ``t`` (ticks_us), debounced, in any order."""
         self.arbiter.add(button, t)
 
-    def run(self, now):
-        """Commit the presses that are due, run the timers, let CPU seats act."""
+    def deal_step(self):
+        """A step of a round's dealing, a pass each: the shuffles, the room in the history
+        for the round's actions, the room for their press times when it runs short, then
+        the layout."""
         game = self.game
-        if game.phase == PHASE_DEALING:
-            # The shuffles and the room in the history for the round's actions, the room
-            # for their press times when it runs short, then the layout: each in a pass of
-            # its own that carries nothing else that can wait.
-            if not game.shuffled:
-                game.shuffle()
-            elif not self.controls.room_for_a_round():
-                game.deal()
-                self.controls.changed()
-            self.pace.spend()
-            return
-        arbiter = self.arbiter
-        # The earliest due press, one a pass (a press and its commit take up to about 1.1
-        # ms on the Pico), the rest in the passes that follow. The clocks and the CPU
-        # seats wait for the next pass: a press before a deadline still beats it, since
-        # the clocks run at the commit horizon.
-        if arbiter.pending and arbiter.commit_due(
-            self._due_by(now), self._commit, self._contested, 1
-        ):
-            self.pace.spend()
-            return
-        horizon = ticks_add(now, -arbiter.settle_us)
-        if self.pace.waiting == GLANCE and not self.hold:
-            # A CPU seat turned away in the last pass goes before the timers in this one:
-            # after them the pass would be as late as the last (``spit.pace``).
-            HEAP.call(self._cpus_turn, horizon)
-            return
-        if self.controls.update(horizon):
-            self.pace.spend()  # what the last action left, or a timer's action: nothing else
-            return
-        if self._cpus_wait(horizon):
-            return  # most passes: both seats are waiting for their reactions
-        # With the heap locked (``spit.pace``): the CPU seats allocate nothing, and their
-        # functions, some over 11 words, then take their frames from the C stack.
-        HEAP.call(self._cpus_turn, horizon)
+        if not game.shuffled:
+            game.shuffle()
+        elif not self.controls.room_for_a_round():
+            game.deal()
+            self.controls.changed()
 
-    def _due_by(self, now):
-        """The time the presses are due by in the pass that began at ``now``: the time it
-        reached the table (``Pace.now``), so that a press that fell due on the way commits
-        in this pass, but at most the settle window less the tie window after ``now``, when
-        the presses were taken in: one taken later is later than a due press by more than
-        the tie window then."""
-        reached = self.pace.now(now)
-        if ticks_diff(reached, now) > self._reach_us:
-            return ticks_add(now, self._reach_us)
-        return reached
-
-    def _cpus_wait(self, now):
+    def cpus_wait(self, now):
         """Whether no CPU seat may act or look in this pass at ``now`` (the commit horizon):
-        none at the table, the screen being read, the screen's turn (``spit.pace``: a
-        glance would be refused anyway), or both seats settled until a reaction is due.
-        The seats take turns to go first, a pass each."""
+        none at the table, the screen being read, or both seats settled until a reaction
+        is due. The seats take turns to go first, a pass each."""
         if self.cpus[0] is None and self.cpus[1] is None or self.hold:
-            return True
-        if self.pace.waiting == DRAW:
             return True
         self._first = 1 - self._first
         return self._settled == len(self.game.history) and ticks_diff(now, self._wake_us) < 0
@@ -146,7 +108,7 @@ class Table:
         self._ms = ticks_add(self._ms, whole_ms)
         self._last_us = ticks_add(self._last_us, whole_ms * 1000)
         # A CPU seat's presses or glances while the pass has time, in their turn
-        # (``spit.pace``); none glances in a pass where a CPU presses: a glance costs up
+        # (``spit.scheduler``); none glances in a pass where a CPU presses: a glance costs up
         # to a millisecond on the Pico.
         first = self.cpus[self._first]
         second = self.cpus[1 - self._first]
@@ -157,14 +119,14 @@ class Table:
             if looker is None:
                 self._settle()
                 return
-        if not self.pace.turn(GLANCE, self.arbiter):
+        if not self.scheduler.turn(GLANCE, self.arbiter):
             return
         if acting is not None:
             self._act(acting, now)
             return
         while looker is not None:
             self._glance(looker)
-            if not self.pace.early(GLANCE):
+            if not self.scheduler.early(GLANCE):
                 return
             looker = self._looker(first, second)
         self._settle()

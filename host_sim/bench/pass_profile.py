@@ -113,7 +113,7 @@ def timed(fn, stage):
     return timed_call
 
 
-# The CPU seats' part of a pass runs with the heap locked (``spit.pace.HEAP``), where a
+# The CPU seats' part of a pass runs with the heap locked (``spit.scheduler.HEAP``), where a
 # call through ``*args`` cannot allocate its tuple: these wrappers take two or three.
 def timed_two(fn, stage):
     def timed_call(a, b):
@@ -160,8 +160,8 @@ def what(handheld):
         code |= session.table.game.phase << 4
         code |= (1 if session.table.controls.counting else 0) << 2
         code |= (1 if controller.current._reading else 0) << 3
-    code |= (1 if controller.drawing.renderer.busy else 0) << 12
-    return code | (1 if controller.drawing.answer else 0) << 13
+    code |= (1 if controller.scheduler.renderer.busy else 0) << 12
+    return code | (1 if controller.scheduler.answer else 0) << 13
 
 
 # ``took`` among the slowest passes kept, in place of the quickest of them.
@@ -231,7 +231,7 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
         # The play screen is bound when the renderer is made: wrapped on the renderer
         # itself, with both screens' ``step``, which each clear binds to ``step``; the
         # controller calls the static screens on ``renderer.screens``.
-        renderer = handheld.controller.drawing.renderer
+        renderer = handheld.controller.scheduler.renderer
         hook(renderer, ("play", "step", "_play_step", "_static_step"), "render")
         statics = ("title", "ready", "countdown", "round_result", "game_over", "match_result")
         hook(renderer.screens, statics + ("step",), "render")
@@ -239,7 +239,7 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
         Display.show_turned = timed_show_turned
         Display.fill_rows = timed_fill_rows
     if regions is not None:
-        handheld.controller.drawing.renderer.regions_per_call = regions
+        handheld.controller.scheduler.renderer.regions_per_call = regions
     if with_stages:
         debouncer = handheld.debouncer  # it binds the capture's drain once
         debouncer._drain = timed(debouncer._drain, STAGES.index("drain"))
@@ -247,13 +247,13 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
     handheld.saved.game = name
     handheld.controller.seed = seed
     breaks_run = [0]
-    take_break = handheld.controller.on_break
+    take_break = handheld.controller.scheduler.on_break
 
     def counted_break():
         breaks_run[0] += 1
         take_break()
 
-    handheld.controller.on_break = counted_break
+    handheld.controller.scheduler.on_break = counted_break
     handheld.controller.new_match(time.ticks_us())
     gc.collect()
     total = array("i", [0] * len(STAGES))
@@ -288,7 +288,8 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
         took = time.ticks_diff(time.ticks_us(), start)
         after = gc.mem_alloc()
         low_water = min(low_water, heap - after)
-        doing |= (1 if handheld.pace.carried else 0) << 14 | (1 if after != before else 0) << 15
+        carried = 1 if handheld.scheduler.carried else 0
+        doing |= carried << 14 | (1 if after != before else 0) << 15
         now = time.ticks_add(now, took + skip_us)
         passes += 1
         spent[0] += took

@@ -69,7 +69,7 @@ def pending(renderer):
 
 def run(level, max_passes, title_passes, skip_us, regions, direct_calls):
     handheld = boot()
-    renderer = handheld.controller.drawing.renderer
+    renderer = handheld.controller.scheduler.renderer
     menu = handheld.controller.modes[SETTINGS].menu
     # The play screen is bound when the renderer is made, and the controller calls the
     # static screens on ``renderer.screens``: each wrapped where it is called.

@@ -123,7 +123,7 @@ _EMU = """
 import framebuf, time
 import hardware_setup
 from spit.controls import Controls
-from spit.pace import HEAP
+from spit.scheduler import HEAP
 from spit.render import Renderer
 from spit.games import KIND_SHIFT, PLAY
 from spit.spit import Game

@@ -97,6 +97,7 @@ DEVICE = IMPORTS + BUILD
 # the peak is what playing needs (renderer, game, history), the code not counted.
 _MATCH = """
 saved.options = Options.parse(OPTIONS)
+controller.seed = SEED
 controller.new_match(now[0])
 session = controller.session
 peak = [0]
@@ -121,13 +122,15 @@ def report():
 _CHUNK = 2000
 
 
-def whole_match(seats=("lightning", "lightning"), options="match=single", chunks=60):
-    """Play one match through the firmware path on the VM; returns what it ended on."""
+def whole_match(seats=("lightning", "lightning"), options="match=single", chunks=60, seed=3):
+    """Play one match (dealt from ``seed``) through the firmware path on the VM; returns
+    what it ended on."""
     from host_sim.vm.machine_module import VM_MACHINE
     from host_sim.vm.micropython_vm import run
 
     build = BUILD.replace("SEATS", repr(list(seats)))
     match = _MATCH.replace("OPTIONS", repr(options)).replace("CHUNK", str(_CHUNK))
+    match = match.replace("SEED", str(seed))
     calls = ["BASE = gc.mem_alloc()", build + match] + ["chunk()"] * chunks + ["report()"]
     out = run(IMPORTS, files=VM_MACHINE, calls=calls).split()
     mode, phase, winner, passes, peak, redraws, rounds, errors, sent = (int(v) for v in out)
