@@ -3,7 +3,7 @@ model, and that whatever it chooses is legal."""
 
 import pytest
 from helpers.positions import cards, position
-from spit import games, spit_cpu
+from spit import games, savedata, spit_cpu
 from spit.cpu import HAND_MS, LEVEL_NAMES, LEVELS, LOOKING, CpuPlayer, level_named
 from spit.games import (
     PHASE_PLAY,
@@ -232,6 +232,7 @@ def test_careful_looks_come_as_often_as_the_level_says(level):
 
 def test_levels_are_named_for_players_and_get_faster():
     assert LEVEL_NAMES == ("relaxed", "steady", "quick", "lightning")
+    assert savedata.LEVEL_NAMES == LEVEL_NAMES, "the saved seats' copy"
     means = [level.mean_ms for level in LEVELS]
     assert means == sorted(means, reverse=True)
     assert level_named("quick").name == "quick"

@@ -138,9 +138,13 @@ class Controller:
         self.enter(SELF_TEST, now)
 
     def prepare_games(self):
-        """Import the games a press or a timeout may start next: in a break."""
+        """Import the games a press or a timeout may start next: in a break. A match's
+        game is imported already, and attract mode comes only after the title, whose
+        break imports its game: imported in a match, its modules would take heap that the
+        match's game needs, in the holes its play has left."""
         games.prepare(self.saved.game)
-        games.prepare(self.modes[ATTRACT].next_game())
+        if self.mode != MATCH:
+            games.prepare(self.modes[ATTRACT].next_game())
 
     def screen(self):
         """The screen the device shows now (``spit.screens``)."""

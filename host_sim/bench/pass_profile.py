@@ -215,8 +215,11 @@ def timed_fill_rows(display, colour, y, h):
 def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name, seed):
     # ``handheld`` booted before this program was imported (``BOOTED``): on the heap that
     # main.py leaves, not on one this program's code scattered. The hooks wrap classes,
-    # so they reach what boot made. The game's rules and CPU are imported as a match of
-    # it imports them.
+    # so they reach what boot made. The games are imported as the title's break imports
+    # them (``Controller.prepare_games``: the chosen game and attract mode's next), before
+    # the match: its passes and its heap then have both beside them.
+    handheld.saved.game = name
+    handheld.controller.prepare_games()
     rules = games.rules(name)
     Game, Cpu = rules.Game, games.cpu_player(name)
     Cpu.glance = timed_glance(Cpu.glance)
@@ -244,7 +247,6 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
         debouncer = handheld.debouncer  # it binds the capture's drain once
         debouncer._drain = timed(debouncer._drain, STAGES.index("drain"))
     handheld.saved.seats = [level, level]
-    handheld.saved.game = name
     handheld.controller.seed = seed
     breaks_run = [0]
     take_break = handheld.controller.scheduler.on_break
