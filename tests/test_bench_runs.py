@@ -2,6 +2,7 @@
 
 import json
 
+from host_sim.bench import press_to_pixel
 from host_sim.bench import runs as bench_runs
 
 
@@ -68,3 +69,9 @@ def test_a_failed_figure_or_a_broken_line_is_told_not_counted(tmp_path):
     history.write_text(history.read_text() + '{"firmware": "cut sho')
     runs = bench_runs._runs(str(history))
     assert len(runs) == 3 and all(json.dumps(run) for run in runs)
+
+
+def test_every_press_to_pixel_figure_has_the_budget_less_15_percent():
+    speed = ("emu_speed_choose_to_pixel_us", "emu_speed_press_to_pixel_us")
+    names = press_to_pixel.NAMES[1:] + speed
+    assert {name: bench_runs.MARGINS.get(name) for name in names} == dict.fromkeys(names, 4_250)

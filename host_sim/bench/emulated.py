@@ -28,9 +28,11 @@ wait states, no cache misses), so a real Pico is a little slower.
   Cortex-M0+ at 125 MHz, mean over a recorded self-play game, firmware as .mpy; the heap
   is collected first, so no collection lands inside the timed actions.
 - ``emu_boot_to_title_ms``: power-on to the last byte of the first screen ``main.py``
-  draws (the title), that is, before SPI0 stays quiet for 300 ms.
-- ``emu_press_to_pixel_us``: player 1's SPIT pressed on the title to the first byte
-  SPI0 sends after it.
+  draws (the title), that is, before SPI0 stays quiet for 300 ms; and from the same
+  power-on, press to first pixel on every screen a press changes
+  (``host_sim.bench.press_to_pixel``): ``emu_press_to_pixel_us`` (player 1's SPIT on the
+  title to the first byte SPI0 sends after it), ``emu_press_to_pixel_ready_us``,
+  ``..._play_us``, ``..._slap_us`` and the others there.
 - ``emu_heap_free_after_boot_bytes``: ``gc.mem_free()`` after ``device.boot()`` built the
   device as ``main.py`` does and while it is held, collected;
   ``emu_heap_largest_free_after_boot_bytes``: the largest free block then
@@ -54,9 +56,10 @@ wait states, no cache misses), so a real Pico is a little slower.
 - Speed's (``emu_speed_*``), measured the same way: ``engine_step_us`` (Speed's
   ``Game.apply`` over a self-play game), ``press_to_pixel_us`` (player 1's SPIT on the
   title, Speed chosen there with ``L``; ``choose_to_pixel_us``: that ``L`` to the first
-  byte after it), and from whole games of Speed between CPU seats and a person's presses
-  in others, dealt by the same seeds: ``main_loop_pass_max_us`` (and the rest of the
-  loop's figures above under the same names) and ``press_to_commit_max_us``;
+  byte after it; both ``press_to_pixel``'s), and from whole games of Speed between CPU
+  seats and a person's presses in others, dealt by the same seeds:
+  ``main_loop_pass_max_us`` (and the rest of the loop's figures above under the same
+  names) and ``press_to_commit_max_us``;
   ``heap_low_water_bytes``: the least heap free after a pass of those games, both games'
   modules imported.
 """
@@ -65,12 +68,12 @@ import json
 import random
 import statistics
 
+from host_sim.bench.press_to_pixel import screens_figures, speed_screen_figures
 from host_sim.bench.probe import record, ticks_minus
 from host_sim.emu.emulated_pico import BOOT_US, EmulatedPico, EmulatorError
 from host_sim.emu.fs_image import board_files
-from host_sim.emu.screen import RESET_LINE
 
-P1_C1, P1_L, P1_SPIT, P2_L = 0, 5, 7, 13
+P1_C1, P1_L, P2_L = 0, 5, 13
 _SPEED = "speed"
 TRIAL_US = 15_000  # press, hold 2 ms, then released long enough to re-arm (10 ms)
 HOLD_US = 2_000
@@ -80,10 +83,6 @@ _TIE_RUNS = 40
 _ONE_PRESS_BUTTONS = (0, 3, 5, 7, 8, 11, 13, 15)
 _TOGETHER_RUNS = 6
 _ENGINE_ACTIONS = 60
-_QUIET_US = 300_000  # SPI0 this long silent: the screen is drawn
-_SCREEN_WITHIN_US = 4_000_000
-_PRESS_SHOWN_WITHIN_US = 100_000
-_SLICE_US = 20_000
 _GC_BLOCK_BYTES = 16  # MicroPython's heap block on a 32-bit port: mem_info counts in them
 # The games the loop's figures play, each on a power-on of its own: the same games for
 # every firmware, and several, since a pass that one game reaches another may never reach
@@ -270,55 +269,6 @@ def twin_figures(pico):
     return {"emu_twins": json.loads(out)}
 
 
-def _screen_settled(pico):
-    """Run until the display has been drawn and SPI0 has then been quiet for
-    ``_QUIET_US``; return the time of the last byte sent before that quiet."""
-    last = None
-    start = pico.now_us
-    while last is None or pico.now_us - last < _QUIET_US:
-        if pico.now_us - start > _SCREEN_WITHIN_US:
-            raise AssertionError("the display never settled: %s" % pico.read()[-300:])
-        pico.run_us(_SLICE_US)
-        sent = [t for t, dc, _ in pico.spi_log() if dc != RESET_LINE]
-        if sent:
-            last = sent[-1]
-    return last
-
-
-def _press_shown_us(pico, button):
-    """Press ``button`` now; the µs from the press to the first byte SPI0 sends after it."""
-    press_us = pico.now_us + 1_000
-    pico.buttons([(press_us, button, True), (press_us + HOLD_US * 20, button, False)])
-    pico.run_us(_PRESS_SHOWN_WITHIN_US)
-    sent = [t for t, dc, _ in pico.spi_log() if dc != RESET_LINE and t >= press_us]
-    if not sent:
-        raise AssertionError("pressing button %d changed nothing on the display" % button)
-    return round(sent[0] - press_us, 1)
-
-
-def speed_screen_figures():
-    """Boot to the title, choose Speed with player 1's ``L``, then press their SPIT."""
-    with EmulatedPico(files=board_files(main=True)) as pico:
-        _screen_settled(pico)
-        choose_us = _press_shown_us(pico, P1_L)
-        pico.run_us(_SCREEN_WITHIN_US)  # the title redrawn with Speed's word, and saved
-        return {
-            "emu_speed_choose_to_pixel_us": choose_us,
-            "emu_speed_press_to_pixel_us": _press_shown_us(pico, P1_SPIT),
-        }
-
-
-def screen_figures():
-    """Boot to the title, then press player 1's SPIT."""
-    with EmulatedPico(files=board_files(main=True)) as pico:
-        title_us = _screen_settled(pico)
-        pixel_us = _press_shown_us(pico, P1_SPIT)
-    return {
-        "emu_boot_to_title_ms": round(title_us / 1000, 1),
-        "emu_press_to_pixel_us": pixel_us,
-    }
-
-
 # The heap with the device built as ``device.main`` builds it, and still held.
 _HEAP = """
 import micropython
@@ -424,7 +374,7 @@ def figures(seed=1):
     with EmulatedPico(files=board_files(main=False)) as pico:  # a power-on of its own
         pico.run_us(BOOT_US)
         measure("emu_heap_free_after_boot_bytes", heap_figures, pico)
-    measure("emu_boot_to_title_ms", screen_figures)
+    measure("emu_boot_to_title_ms", screens_figures)
     measure("emu_main_loop_pass_max_us", loop_figures)
     measure("emu_speed_press_to_pixel_us", speed_screen_figures)
     measure("emu_speed_main_loop_pass_max_us", loop_figures, _SPEED)

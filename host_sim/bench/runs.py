@@ -25,12 +25,24 @@ MARGINS = {
     "emu_press_to_commit_max_us": 2_550,
     "emu_boot_to_title_ms": 1_275,
     "emu_press_to_pixel_us": 4_250,
+    # Press to first pixel on the other screens a press changes (``press_to_pixel``): the
+    # same budget of 5 ms.
+    "emu_press_to_pixel_settings_cursor_us": 4_250,
+    "emu_press_to_pixel_settings_value_us": 4_250,
+    "emu_press_to_pixel_settings_start_us": 4_250,
+    "emu_press_to_pixel_ready_us": 4_250,
+    "emu_press_to_pixel_countdown_us": 4_250,
+    "emu_press_to_pixel_play_us": 4_250,
+    "emu_press_to_pixel_refused_us": 4_250,
+    "emu_press_to_pixel_slap_us": 4_250,
+    "emu_press_to_pixel_round_result_us": 4_250,
     "emu_engine_step_us": 425,
     "emu_pio_stamp_error_ns": 850,
     "emu_min_ordered_gap_us": 85,
     "emu_speed_main_loop_pass_max_us": 1_700,
     "emu_speed_press_to_commit_max_us": 2_550,
     "emu_speed_press_to_pixel_us": 4_250,
+    "emu_speed_choose_to_pixel_us": 4_250,  # L on the title: the other game chosen
     "emu_speed_engine_step_us": 425,
 }
 

@@ -19,7 +19,7 @@ from spit.layout import HALF_Y, ROW_PITCH
 
 from host_sim.display import HEIGHT, WIDTH, VirtualDisplay
 from host_sim.display.png import encode
-from host_sim.emu.screen import Screen
+from host_sim.emu.screen import RESET_LINE, Screen
 from host_sim.judging.compare import describe, differing_box
 from host_sim.judging.reading import GLYPH, read_row
 
@@ -68,7 +68,10 @@ class EmulatedFace:
     hold_us=PRESS_US)``, ``picture()``, ``until(done, within_us, what)``,
     ``until_shows(picture, within_us, what, known=None, revision=None)``,
     ``until_mirror(within_us, what, when)``, ``until_screen(name, within_us)``.
-    Attributes: ``pico``, ``mirror``, ``display`` (the ``VirtualDisplay``)."""
+    Attributes: ``pico``, ``mirror``, ``display`` (the ``VirtualDisplay``),
+    ``last_sent_us`` (the time of the last byte the display got, None before any) and
+    ``answered_us`` (the first byte it got at or after the last ``press``, None until
+    one came)."""
 
     def __init__(self, pico, mirror=None, shots=None):
         self.pico = pico
@@ -77,6 +80,9 @@ class EmulatedFace:
         self.display = VirtualDisplay(strict_timing=True)
         self._screen = Screen(self.display)
         self._quiet = False  # the last slice sent the display nothing
+        self.last_sent_us = None
+        self.answered_us = None
+        self._pressed_us = None
 
     def run_until(self, t_us):
         # In whole nanoseconds, as the emulator counts: a float a hair short of the end
@@ -84,10 +90,20 @@ class EmulatedFace:
         while round(self.pico.now_us * 1000) < round(t_us * 1000):
             self.pico.run_until_us(min(t_us, self.pico.now_us + SLICE_US))
             before = self._screen.bytes_sent
-            self._screen.feed(self.pico.spi_log())
+            log = self.pico.spi_log()
+            self._note_times(log)
+            self._screen.feed(log)
             self._quiet = self._screen.bytes_sent == before
             if self.mirror is not None:
                 self.mirror.run_until(self.pico.now_us)
+
+    def _note_times(self, log):
+        sent = [t for t, dc, _ in log if dc != RESET_LINE]
+        if not sent:
+            return
+        self.last_sent_us = sent[-1]
+        if self.answered_us is None and self._pressed_us is not None:
+            self.answered_us = next((t for t in sent if t >= self._pressed_us), None)
 
     def run_us(self, us):
         self.run_until(self.pico.now_us + us)
@@ -97,6 +113,8 @@ class EmulatedFace:
         the board and on the mirror; returns the time of the press."""
         at = self.pico.now_us + LEAD_US if at_us is None else at_us
         self.pico.buttons([(at, button, True), (at + hold_us, button, False)])
+        self._pressed_us = at
+        self.answered_us = None
         if self.mirror is not None:
             self.mirror.press(button, at, hold_us)
         return at
