@@ -10,8 +10,9 @@ wanted, in this order, and the pass ends with it:
 2. a new screen's first call, the answer to the press that brought it, whatever the pace;
 3. what the screen left, a region in a pass of its own when drawing has its turn (in a
    game, ``ALONE_MAX`` such passes in a row at most);
-4. the mode's own pass (its timeouts, the game's phase taken up): the pass is the mode's
-   alone when it moves to another mode or takes up a round's or a game's end;
+4. the mode's own part (its timeouts, the game's phase taken up), but while its game deals a
+   round: the pass is the mode's alone when it moves to another mode or takes up a round's
+   or a game's end;
 5. the game's (``play``): a step of a round's dealing, the earliest due press, a CPU seat
    turned away in the last pass, what the last action left or a timer's action (the
    round's clocks), a CPU seat's press or glance; outside a game, the earliest due press,
@@ -207,12 +208,14 @@ class Scheduler:
             # the last pass, goes first, in a pass of its own: a piece starts early.
             if (renderer.busy or self.waiting == DRAW) and self._alone(now, mode):
                 return
-        code = mode.run(now)
-        if code != _STAY:
-            self.carried = True
-            if code != _SPENT:
-                self.flow.enter(code, now)  # the new screen answers in the next pass
-            return
+        table = mode.table
+        if table is None or table.game.phase != _PHASE_DEALING:  # the mode waits for a deal
+            code = mode.run(now)
+            if code != _STAY:
+                self.carried = True
+                if code != _SPENT:
+                    self.flow.enter(code, now)  # the new screen answers in the next pass
+                return
         if mode.commit is not None and mode.arbiter.pending and self._commit(now, mode):
             pass  # attract mode's game waits for the next pass
         elif mode.table is not None:
