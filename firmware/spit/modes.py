@@ -116,17 +116,27 @@ class Mode:
         return self.SCREEN
 
 
+def start_or_choose(saved, button):
+    """The title's keys, in attract mode too: SPIT starts a match (``MATCH``); ``L`` or
+    ``R`` choose the other game (``choose_game``) on the title (``TITLE``); else ``STAY``."""
+    key = keys.key_of(button)
+    if key == keys.SPIT:
+        return MATCH
+    if key == keys.LEFT or key == keys.RIGHT:
+        choose_game(saved)
+        return TITLE
+    return STAY
+
+
 class Title(Mode):
     def press(self, button, t, tie):
-        key = keys.key_of(button)
-        if key == keys.SPIT:
-            return MATCH
-        if key == keys.LEFT or key == keys.RIGHT:
-            choose_game(self.saved)
+        code = start_or_choose(self.saved, button)
+        if code == TITLE:
             # The new title answers the press first; the save waits for it. The title
             # stays its time from the press.
             self.flow.scheduler.new_screen(t, True)
-        return STAY
+            return STAY
+        return code
 
     def run(self, now):
         if ticks_diff(now, self.quiet_since) >= TITLE_US:
@@ -173,12 +183,8 @@ class Attract(Mode):
         self.session = self.table = self.controls = None
 
     def press(self, button, t, tie):
-        key = keys.key_of(button)
-        if key == keys.SPIT:
-            return MATCH
-        if key == keys.LEFT or key == keys.RIGHT:
-            choose_game(self.saved)
-        return TITLE  # somebody came: the title, to choose and start
+        code = start_or_choose(self.saved, button)
+        return TITLE if code == STAY else code  # somebody came: the title, to choose
 
     def run(self, now):
         session = self.session
