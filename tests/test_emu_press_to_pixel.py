@@ -33,7 +33,7 @@ SCREENS = {
     PREFIX + "settings_start_us": ("settings", "ready"),
     PREFIX + "ready_us": ("ready", "ready"),
     PREFIX + "countdown_us": ("ready", "countdown"),
-    PREFIX + "play_us": ("play", "play"),
+    PREFIX + "play_us": ("play", "play"),  # or "stuck": the card left nobody a move
     PREFIX + "refused_us": ("play", "play"),
     PREFIX + "slap_us": ("slap", "round result"),
     PREFIX + "round_result_us": ("round result", "ready"),
@@ -55,7 +55,10 @@ def test_every_figure_of_the_walk_is_measured(walked):
 
 def test_each_measured_press_changed_the_screen_to_the_one_it_brings(walked):
     for shown in walked.shown:
-        assert (shown.was, shown.screen) == SCREENS[shown.name], shown.name
+        brought = (shown.was, shown.screen)
+        if shown.name == PREFIX + "play_us" and brought == ("play", "stuck"):
+            brought = ("play", "play")
+        assert brought == SCREENS[shown.name], shown.name
         assert differing_box(shown.before, shown.after) is not None, (
             "%s: the screen after the press is the screen before it" % shown.name
         )
