@@ -673,7 +673,7 @@ def test_a_pass_that_commits_a_press_leaves_the_drawing_to_the_next():
     _, scheduler, screen, controller = _paced_controller()
     for now in range(1000, 1000 * (HOLD_PASSES + 2), 1000):
         scheduler.begin()
-        scheduler.spend()  # a press went in: the drawing waits, however long it has waited
+        scheduler.carried = True  # a press went in: the drawing waits, however long it has waited
         controller.run(now, 0)
         assert screen.name is None
     scheduler.begin()

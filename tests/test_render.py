@@ -27,12 +27,12 @@ from spit.pen import DIM, EDGE, FELT, HIGHLIGHT, RED, SHADOW, WHITE, colour
 from spit.pictures import RANKS, RED_SUITS, SUITS
 from spit.play_regions import Regions
 from spit.render import Renderer
+from spit.rows import wrap
 from spit.scheduler import ANSWER, HEAP, TAKE
 from spit.self_test_screen import COLOUR_BARS
 from spit.selfplay import Race
 from spit.spit import SPIT_ACTION, Game, RoundEnd
 from spit.spit_cpu import SpitCpu
-from spit.static_screens import wrap
 
 from host_sim.bench import renderer as bench_display
 from host_sim.display import png, wired_display

@@ -86,6 +86,9 @@ class MatchMode(Mode):
         self._count = -1  # the countdown's number, -1 when not counting
         self._margin = bytearray(BANNER_MAX)  # the round's margin banner, at its end
         self._shown = screens.TITLE  # the screen a game's dealing passes leave up
+        self._word = self._hint = ""  # the ready screen's values (``_ready_values``)
+        self._match = 0
+        self._valued = None  # the game they were worked out for
         self._starting = False  # the match began less than ``EAGER_US`` ago
         # The round result is up to be read, since ``_reading_since`` (``_still_reading``).
         self._reading = False
@@ -105,6 +108,7 @@ class MatchMode(Mode):
         self._starting = True  # by a press: those that come with it are dropped
         self._leaving = False
         self.leave()
+        self._ready_values()
         Mode.enter(self, now)
 
     def leave(self):
@@ -164,6 +168,10 @@ class MatchMode(Mode):
                 self.deal()
                 return _SPENT
             return _STAY
+        if self._starting:
+            # The table is not the scheduler's yet (``table`` None): the presses that
+            # started the match are the mode's to drop first.
+            return _STAY
         if self._leaving and self._left(now, session.table):
             return _TITLE
         if self._reading:
@@ -194,8 +202,12 @@ class MatchMode(Mode):
             # A round ended by a slap or by a card played out of a one-pile round.
             self.round_over(now)
             code = _SPENT
-        if game.phase == _PHASE_PLAY:
+        if game.phase == _PHASE_PLAY and self.notice:
             self.notice = ""  # it was on the ready screen
+            self._ready_values()
+        elif game is not self._valued:  # a new game: its score and word
+            self._valued = game
+            self._ready_values()
         if game.phase != _PHASE_OVER:  # the match result's is set as the game ends
             first = game.phase == _PHASE_READY and game.round == 0
             self._leaving = first and self.cpus != _BOTH_CPUS
@@ -236,10 +248,13 @@ class MatchMode(Mode):
     def _still_reading(self, now, table):
         """The round result stays ``ROUND_RESULT_US``, or until a person calls: the
         CPU seats wait meanwhile (``Table.hold``), so none of them shortens it."""
+        return not self._person_called(table) and (
+            ticks_diff(now, self._reading_since) < ROUND_RESULT_US
+        )
+
+    def _person_called(self, table):
         called = table.controls.called
-        if (called[0] and not self.cpus[0]) or (called[1] and not self.cpus[1]):
-            return False
-        return ticks_diff(now, self._reading_since) < ROUND_RESULT_US
+        return (called[0] and not self.cpus[0]) or (called[1] and not self.cpus[1])
 
     def round_over(self, now):
         """Between rounds: the round result and the reaction times shown, then saving
@@ -286,8 +301,8 @@ class MatchMode(Mode):
             return self._shown
         elif table.controls.counting:
             shown = screens.COUNTDOWN
-        elif self._reading and game.last_round is not None:
-            shown = screens.ROUND_RESULT
+        elif self._reading and game.last_round is not None and not self._person_called(table):
+            shown = screens.ROUND_RESULT  # a person's call answered at once: the ready screen
         else:
             shown = screens.READY
         self._shown = shown
@@ -303,7 +318,10 @@ class MatchMode(Mode):
         if table.game.phase == _PHASE_PLAY or table.game.phase == _PHASE_SLAP:
             renderer.play(table.game, table.controls, self.cpus, share)
             return table.controls
-        if table.game.phase != _PHASE_DEALING:  # the next screen comes with the deal
+        if table.game.phase == _PHASE_DEALING:
+            # A round's end: its screen comes with the deal, on the clear begun now.
+            renderer.clear_ahead(share)
+        else:
             self._draw_screen(renderer, self.screen(), self.session, share)
         return None
 
@@ -343,21 +361,26 @@ class MatchMode(Mode):
         )
 
     def _draw_ready(self, renderer, called, share):
+        renderer.screens.ready(
+            self._word, _flags(called), self.cpus, self._hint, self._match, share
+        )
+
+    def _ready_values(self):
+        """The ready screen's values that change only with a game or a notice, worked out
+        then rather than in every pass the screen is up (a few hundred µs on the chip)."""
         saved = self.saved
         won = saved.games if self.session is None else self.session.match.wins
-        match = match_code(resumed(won, saved.options), games_to_win(saved.options))  # a small int
-        renderer.screens.ready(
-            word(saved), _flags(called), self.cpus, self._ready_hint(), match, share
-        )
+        self._word = word(saved)
+        self._match = match_code(resumed(won, saved.options), games_to_win(saved.options))
+        if self.notice:
+            self._hint = self.notice
+        else:
+            self._hint = _QUICK_HINT if saved.options.quick == "on" else ""
 
     def tell(self, text):
         """Show ``text`` (a save that failed) on the next ready screen's hint line, once."""
         self.notice = text[:_HINT_CHARS]
-
-    def _ready_hint(self):
-        if self.notice:
-            return self.notice
-        return _QUICK_HINT if self.saved.options.quick == "on" else ""
+        self._ready_values()
 
 
 def _flags(called):

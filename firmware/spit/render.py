@@ -28,8 +28,9 @@ of big text, or one of the play screen's regions; a call draws its ``share`` of 
 -1, no limit; None (the default), ``regions_per_call``. Taking new values spends one
 region of the share (a screen's values that changed, the play screen's changes
 followed: about 0.3 ms on the chip), so with a share of 1 the call that takes new
-values draws nothing more and the next calls carry on, and 2 also sends a new screen's
-first region in the call that takes it (``spit.scheduler`` names the shares a pass gives).
+values draws nothing more and the next calls carry on, and 2 also sends the first region
+of the change in the call that takes it: a new screen's first strip of its clear, or the
+first region of the row its new values change (``spit.scheduler`` names the shares).
 With ``regions_per_call`` 0 (the default) a call draws its screen whole. Either way a
 share of 0 takes values and draws nothing.
 
@@ -49,6 +50,7 @@ from spit.screens import PLAY
 from spit.static_screens import StaticScreens
 
 _NO_SCREEN = const(-1)
+_CLEARING = const(-2)  # cleared for a screen not known yet (``clear_ahead``)
 _CLEAR_ROWS = const(2)  # a strip of a clear: 1.3 KB
 
 
@@ -138,10 +140,13 @@ class Renderer:
 
     def clear(self, screen):
         """``screen`` starts on a clear display: strip by strip from the next regions
-        when they are small, else at once."""
-        self.full_redraws += 1
+        when they are small, else at once; or on the clear begun ahead of it."""
+        ahead = self.screen == _CLEARING
         self.screen = screen
         self.step = self._play_step if screen == PLAY else self._static_step
+        if ahead:
+            return
+        self.full_redraws += 1
         if self._blank:
             self._blank = False  # nothing drawn since the display was cleared
             self.clear_row = HEIGHT
@@ -150,6 +155,17 @@ class Renderer:
         else:
             self.clear_row = HEIGHT
             self.display.fill(FELT)
+
+    def clear_ahead(self, share):
+        """The display cleared, this call's ``share`` of it, for the screen that comes
+        next, before it is known: a round's end is worked out while the next is dealt,
+        and the first strips of the clear answer the press that ended the round. The
+        next screen called takes the clear over."""
+        if self.screen != _CLEARING:
+            self.clear(_NO_SCREEN)
+            self.screen = _CLEARING
+        if self.start(share):
+            self.cleared()
 
     def cleared(self):
         """The next strips of a clear while this call may; True once the display is clear."""

@@ -7,12 +7,15 @@ wanted, in this order, and the pass ends with it:
 
 1. the break (saving and collecting), once the screen that came with it is up and
    nobody races: a pass of its own;
-2. a new screen's first call, the answer to the press that brought it, whatever the pace;
+2. the answer: the screen's first call after a press was committed or a new screen came,
+   its values and the first region they change, whatever the pace once no press is due
+   (in the pass of a mode's press, which is light; else in the next);
 3. what the screen left, a region in a pass of its own when drawing has its turn (in a
    game, ``ALONE_MAX`` such passes in a row at most);
 4. the mode's own part (its timeouts, the game's phase taken up), but while its game deals a
-   round: the pass is the mode's alone when it moves to another mode or takes up a round's
-   or a game's end;
+   round, or when a press of its game falls due before the part would end (the press
+   goes first): the pass is the mode's alone when it moves to another mode or takes up a
+   round's or a game's end;
 5. the game's (``play``): a step of a round's dealing, the earliest due press, a CPU seat
    turned away in the last pass, what the last action left or a timer's action (the
    round's clocks), a CPU seat's press or glance; outside a game, the earliest due press,
@@ -60,6 +63,9 @@ _DRAW_US = const(1_500)
 # pass or several.
 _GLANCE_BEFORE_US = const(700)
 _GLANCE_US = const(1_000)  # about the longest glance
+# About the longest of a mode's own part in a match (its round's clocks and timeouts): a
+# press due before it would end is committed first.
+_MODE_US = const(400)
 # A tone starts (about 0.3 ms on the Pico: the PWM's frequency and duty) this early.
 _SOUND_BEFORE_US = const(1_100)
 # Each kind's thresholds, by kind: how early in a pass it starts, and how long it may run.
@@ -83,7 +89,7 @@ FOLLOWS_MAX = const(4)
 # spending one.
 TAKE = const(0)  # new values, nothing drawn: the passes that draw next need not look
 REGION = const(1)  # a region, or the new values
-ANSWER = const(2)  # a new screen's values and its first region: the answer to a press
+ANSWER = const(2)  # new values and the first region they change: the answer to a press
 
 # ``spit.modes``' and ``spit.games``' values, folded here (tests/test_scheduler.py).
 _STAY = const(-1)
@@ -102,8 +108,8 @@ class Scheduler:
     and collects. A game alone (a table with no modes) runs a pass of ``play``.
 
     Attributes, to read: ``carried``, the pass carries a piece of work (or a press)
-    already; ``waiting``, the kind turned away that goes next (-1: none); ``answer``, a
-    new screen's first call is due."""
+    already; ``waiting``, the kind turned away that goes next (-1: none); ``answer``, the
+    screen's next call answers a press or a new screen."""
 
     def __init__(self, clock=None, flow=None, renderer=None, on_break=None):
         self.clock = clock
@@ -116,7 +122,7 @@ class Scheduler:
         self._waits = 0  # passes it has been turned away
         self._asked = False  # the waiting kind asked again in this pass
         self._alone_passes = 0  # passes in a row the screen had to itself
-        self.answer = False  # a new screen's first call is due
+        self.answer = False  # the screen's next call answers a press, or a new screen
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
         self._break_due = False  # a quiet moment came: save and collect in a pass of its own
         self._break_at = 0  # when the break became due
@@ -150,10 +156,6 @@ class Scheduler:
         if self.clock is None:
             return True
         return ticks_diff(self.clock(), self._start) < _BEFORE_US[kind]
-
-    def spend(self):
-        """This pass carries work that could not wait."""
-        self.carried = True
 
     def turn(self, kind, arbiter=None):
         """Whether a piece of work of ``kind`` runs now: the pass carries nothing yet,
@@ -201,15 +203,17 @@ class Scheduler:
             return
         renderer = self.renderer
         if renderer is not None:
-            if self.answer:
-                self._answer_now(now, mode)  # whatever the pace
+            if self.answer and not (mode.arbiter.pending and mode.arbiter.due(now)):
+                self._answer_now(now, mode)  # whatever the pace, once no press is due
                 return
             # What the screen left from its last call, or a piece of drawing turned away in
             # the last pass, goes first, in a pass of its own: a piece starts early.
             if (renderer.busy or self.waiting == DRAW) and self._alone(now, mode):
                 return
         table = mode.table
-        if table is None or table.game.phase != _PHASE_DEALING:  # the mode waits for a deal
+        # The mode's own part waits for a deal, and for a press that is due: a pass commits
+        # it first, and the mode's part comes in the next.
+        if table is None or (table.game.phase != _PHASE_DEALING and not self._due(now, table)):
             code = mode.run(now)
             if code != _STAY:
                 self.carried = True
@@ -228,7 +232,10 @@ class Scheduler:
         arbiter of its own), one a pass: a light one, so that the new screen it brings
         answers in this pass."""
         arbiter = mode.arbiter
-        return arbiter.commit_due(self._due_by(now, arbiter), mode.commit, None, 1)
+        if arbiter.commit_due(self._due_by(now, arbiter), mode.commit, None, 1):
+            self.answer = True
+            return True
+        return False
 
     def play(self, now, table):
         """The game's job in a pass (``spit.table``), the first that is wanted: a step of a
@@ -246,6 +253,7 @@ class Scheduler:
             self._due_by(now, arbiter), table.commit, table.contested, 1
         ):
             self.carried = True
+            self.answer = True  # the screen shows what the press did in the next pass
             return
         horizon = ticks_add(now, -arbiter.settle_us)
         if self.waiting == GLANCE and not table.hold:
@@ -258,6 +266,12 @@ class Scheduler:
             return
         if self.waiting != DRAW and not table.cpus_wait(horizon):
             HEAP.call(table.cpus_turn, horizon)
+
+    def _due(self, now, table):
+        """A press of ``table``'s falls due in the pass that began at ``now`` before the
+        mode's part would end (``_MODE_US``)."""
+        arbiter = table.arbiter
+        return arbiter.pending and arbiter.due(ticks_add(self._due_by(now, arbiter), _MODE_US))
 
     def _due_by(self, now, arbiter):
         """The time the presses are due by in the pass that began at ``now``: the time it

@@ -14,7 +14,10 @@ digit each, so that making a row allocates nothing. The rows are ``spit.rows``':
 made again after new values is compared with what the same row showed, piece of text by
 piece of text: a screen drawn in place (the settings cursor, who is ready, the countdown,
 the self-test's counts) redraws only the regions of its rows that changed; any other
-change starts from a clear display, so nothing of the old screen is left over. A region
+change starts from a clear display, so nothing of the old screen is left over. The rows of
+a screen drawn in place say what they are made of (``unchanged``): those the new values
+leave as they were are passed over without being made again, so that the answer to a
+press (the share ``ANSWER``) draws the first region of the row it changed. A region
 is an eighth of a row of small text, a glyph row of big text, or a colour bar, a corner
 mark or an eighth of a histogram row of the self-test. A new screen's clear goes before
 its values are compared: its first strip answers the press that brought it.
@@ -45,8 +48,8 @@ from spit.layout import (
     SETTINGS_ROWS,
 )
 from spit.pen import DIM, HIGHLIGHT, WHITE
-from spit.rows import Rows
-from spit.scheduler import HEAP
+from spit.rows import Rows, wrap
+from spit.scheduler import ANSWER, HEAP
 
 # Builtins bound in this module's globals: a name missing there is found only after a
 # search of the whole table, 5-22 µs a call on the Pico (docs/performance.md).
@@ -74,6 +77,7 @@ _CLEARED = (
 _SLAPPED = ("P1 slapped first", "P1 CPU slapped first", "P2 slapped first", "P2 CPU slapped first")
 _WINS = ("P1 WINS", "P2 WINS")
 _GAME_CHOICE = "L/R: Spit or Speed"
+_SETTINGS_HEADING = "settings"
 _ONE_GAME = "one game decides the match"
 # The ready screen's match line in four pieces made once (a piece costs a call on the
 # chip): which game of three comes, then each side's name and games won (0 or 1).
@@ -98,30 +102,6 @@ _SHOWN = const(6)  # the most values a screen shows
 _COPIED = (list, bytearray)
 _ROOM = (16, 20, 16, 6, 2, 0)
 _SETTINGS_X = const(48)
-
-
-def wrap(text, columns):
-    """``text`` as lines of at most ``columns`` characters, broken between words
-    where possible."""
-    lines = []
-    for paragraph in text.split("\n"):
-        line = ""
-        for word in paragraph.split():
-            while len(word) > columns:
-                if line:
-                    lines.append(line)
-                    line = ""
-                lines.append(word[:columns])
-                word = word[columns:]
-            if not line:
-                line = word
-            elif len(line) + 1 + len(word) <= columns:
-                line += " " + word
-            else:
-                lines.append(line)
-                line = word
-        lines.append(line)
-    return lines
 
 
 class StaticScreens(Rows):
@@ -458,17 +438,23 @@ def _draw_locked(screens):
 
 def _run_steps(screens):
     """The steps while the call's share lasts: a region of the row being drawn, or the
-    screen's next row."""
+    screen's next row made, those whose key says they are unchanged passed over on the
+    way. An answer's share draws the first region of the row it makes in the same step:
+    the first pixels of the change that answer the press."""
     renderer = screens.renderer
     while renderer.afford():  # a bound method kept in a local would be allocated
-        if screens.drawing >= 0:
-            screens.draw_region()
-            continue
-        k = screens._k
-        screens._k = k + 1
-        if not screens._compose(screens, k):
-            screens._compose = None
-            return
+        if screens.drawing < 0:
+            screens.passed_over = True
+            while screens.passed_over:
+                screens.passed_over = False
+                k = screens._k
+                screens._k = k + 1
+                if not screens._compose(screens, k):
+                    screens._compose = None
+                    return
+            if screens.drawing < 0 or renderer.share != ANSWER:
+                continue
+        screens.draw_region()
 
 
 def _keep(copy, items, lengths, i):
@@ -521,14 +507,18 @@ def _settings_row(screens, k):
     rows, cursor = screens.shown[0], screens.shown[1]
     count = len(screens.shown[0])
     if k == 0:
-        screens.begin(-1, HALF_Y, HIGHLIGHT)
-        screens.put("settings")
-        screens.end()
+        if not screens.unchanged(_SETTINGS_HEADING):
+            screens.begin(-1, HALF_Y, HIGHLIGHT)
+            screens.put(_SETTINGS_HEADING)
+            screens.end()
         return True
     if k > SETTINGS_ROWS:
         return False
     first = min(max(0, cursor - SETTINGS_ROWS // 2), max(0, count - SETTINGS_ROWS))
     index = first + k - 1
+    # A row's name is its index's; its value changes in place (``changes``).
+    if index < count and screens.unchanged(rows[index][1], index << 1 | (index == cursor)):
+        return True
     colour = HIGHLIGHT if index == cursor else WHITE
     screens.begin(-1, HALF_Y + 14 + (k - 1) * SETTINGS_PITCH, colour)
     if index < count:
@@ -543,7 +533,8 @@ def _settings_row(screens, k):
 
 def _ready_row(screens, k):
     """Each half: the player's name, their prompt, the game of the match and the score,
-    how the other stands and the hint."""
+    how the other stands and the hint. Each row's key is its text, or for the match line
+    the values it is made of: a call changes one or two rows."""
     # One value a line: unpacking four makes a tuple.
     ready = screens.shown[1]
     cpus = screens.shown[2]
@@ -552,22 +543,29 @@ def _ready_row(screens, k):
         return False
     part = k % 5
     y = HALF_Y + READY_Y[part]
-    if part == 0:
-        screens.begin(player, y, WHITE, 2, 6)
-        screens.put(screens.name(player, cpus))
-    elif part == 1:
-        screens.begin(player, y, HIGHLIGHT)
-        screens.put("ready!" if ready[player] else screens._press[screens.shown[0]])
-    elif part == 2:
+    if part == 2:
+        if screens.unchanged(screens.shown[4], 1 + _seat(0, cpus) + 2 * _seat(1, cpus)):
+            return True
         screens.begin(player, y, WHITE)
         _match_line(screens, cpus)
+        screens.end()
+        return True
+    if part == 0:
+        text = screens.name(player, cpus)
+    elif part == 1:
+        text = "ready!" if ready[player] else screens._press[screens.shown[0]]
     elif part == 3:
         other = 1 - player
-        screens.begin(player, y, DIM)
-        screens.put(_STATES[(other * 2 + _seat(other, cpus)) * 2 + (1 if ready[other] else 0)])
+        text = _STATES[(other * 2 + _seat(other, cpus)) * 2 + (1 if ready[other] else 0)]
     else:
-        screens.begin(player, y, DIM)
-        screens.put(screens.shown[3])
+        text = screens.shown[3]
+    if screens.unchanged(text):
+        return True
+    if part == 0:
+        screens.begin(player, y, WHITE, 2, 6)
+    else:
+        screens.begin(player, y, HIGHLIGHT if part == 1 else DIM)
+    screens.put(text)
     screens.end()
     return True
 
