@@ -7,9 +7,9 @@ wanted, in this order, and the pass ends with it:
 
 1. the break (saving and collecting), once the screen that came with it is up and
    nobody races: a pass of its own;
-2. the answer: the screen's first call after a press was committed or a new screen came,
-   its values and the first region they change, whatever the pace once no press is due
-   (in the pass of a mode's press, which is light; else in the next);
+2. the answer: the screen's first call after a mode's press was committed (in its pass:
+   the press is light) or a new screen came, its values and the first region they change,
+   whatever the pace once no press is due;
 3. what the screen left, a region in a pass of its own when drawing has its turn (in a
    game, ``ALONE_MAX`` such passes in a row at most);
 4. the mode's own part (its timeouts, the game's phase taken up), but while its game deals a
@@ -253,7 +253,6 @@ class Scheduler:
             self._due_by(now, arbiter), table.commit, table.contested, 1
         ):
             self.carried = True
-            self.answer = True  # the screen shows what the press did in the next pass
             return
         horizon = ticks_add(now, -arbiter.settle_us)
         if self.waiting == GLANCE and not table.hold:
