@@ -63,8 +63,8 @@ _DRAW_US = const(1_500)
 # pass or several.
 _GLANCE_BEFORE_US = const(700)
 _GLANCE_US = const(1_000)  # about the longest glance
-# About the longest of a mode's own part in a match (its round's clocks and timeouts): a
-# press due before it would end is committed first.
+# About a match mode's own part (its timeouts, the game's phase taken up: 0.3 ms in the
+# emulated chip's passes): a press due before it would end is committed first.
 _MODE_US = const(400)
 # A tone starts (about 0.3 ms on the Pico: the PWM's frequency and duty) this early.
 _SOUND_BEFORE_US = const(1_100)
