@@ -219,7 +219,7 @@ class Handheld:
         # Between rounds: nobody is racing, and the screen shows a result anyway. The games
         # that may come next are imported (an import holds a pass up some 20 ms), then the
         # heap is collected, so that the save's file and text find room after a game.
-        self.controller.prepare_games()
+        self.controller.prepare()
         gc.collect()
         if self._finished is not None:
             game, times = self._finished, self._finished_times

@@ -5,7 +5,7 @@ from drivers.buttons import IrqButtons
 from handheld import Handheld
 from machine import Pin
 from spit import keys
-from spit.controller import HOLD_US
+from spit.controller import HOLD_US, Controller
 from spit.games import MOVE, PHASE_DEALING, PHASE_OVER, PHASE_PLAY, PHASE_READY, kind_of, player_of
 from spit.match_mode import EAGER_US, READY_US, ROUND_RESULT_US
 from spit.modes import (
@@ -40,6 +40,7 @@ class Screen:
         self.share = None
         self.invalidated = 0
         self.busy = False  # draws each screen whole
+        self.late = False  # an answer's region always has room: no clock
         self.screens = self  # the static screens, as the renderer's ``screens``
 
     def invalidate(self):
@@ -205,6 +206,26 @@ def test_hold_spit_two_seconds_between_games_opens_the_settings():
     names = [name for name, _ in rows]
     assert names[:2] == ["game", "layout"] and names[-3:] == ["P1", "P2", "sound"]
     assert cursor == 0
+
+
+def test_the_settings_menu_is_made_in_the_title_s_break_not_at_boot():
+    controller = Controller(SaveData(), 77, 0, Screen())
+    assert controller.modes[SETTINGS].menu is None, "not at boot: boot's time"
+    controller.prepare()  # what the break does
+    menu = controller.modes[SETTINGS].menu
+    assert menu is not None and controller.modes[SETTINGS].prepare() is menu
+
+
+def test_a_changed_setting_shows_what_every_row_reads_afresh():
+    device = Device()
+    device.hold(P1_SPIT, HOLD_US // 1000 + 50)
+    device.run(50)
+    menu = device.controller.modes[SETTINGS].menu
+    for row in range(len(menu.rows)):
+        device.tap(keys.button_id(0, keys.C1))  # the row's next value
+        shown = [list(pair) for pair in menu.rows]
+        assert shown == menu.read(), "row %d" % row
+        device.tap(keys.button_id(0, keys.RIGHT))
 
 
 def test_holding_spit_during_play_is_a_spit_call_not_the_settings():

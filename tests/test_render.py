@@ -1440,3 +1440,27 @@ def test_a_static_screens_steps_that_send_pixels_allocate_nothing_on_micropython
     for label, sending, allocating in out:
         assert int(sending) > 10, label
         assert int(allocating) == 0, label
+
+
+def _answered(taken_at_us):
+    """A card played, its values taken ``taken_at_us`` into an answer's pass in a hurry:
+    the screen, and the renderer, whose region may start by 900 µs."""
+    game, controls, screen, renderer = drawn()
+    renderer.regions_per_call = 1
+    renderer.clock = lambda: taken_at_us
+    renderer.hurry = True
+    renderer.region_by = 900
+    game.apply(play(0, 1, 0))  # P1's 5D onto 4H
+    controls.changed()
+    renderer.play(game, controls, (False, False), ANSWER)
+    return screen, renderer
+
+
+def test_in_a_hurry_an_answer_s_region_waits_when_its_pass_has_no_room_left():
+    screen, renderer = _answered(901)
+    assert screen.windows == [] and renderer.late and renderer.busy
+    assert renderer.step(1) and len(screen.windows) == 1, "the region, in the next pass"
+    assert not renderer.late
+    screen, renderer = _answered(899)
+    assert len(screen.windows) == 1, "in time: the region goes with its values"
+    assert not renderer.late

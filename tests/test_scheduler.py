@@ -143,3 +143,50 @@ def test_now_is_the_pass_start_and_the_time_since_begin():
     # A pass timed on another clock (the profile's game time) and across the wrap.
     assert scheduler.now((1 << 30) - 100) == 200
     assert Scheduler().now(90_000) == 90_000, "without a clock, the pass's start"
+
+
+def test_a_person_s_committed_press_is_answered_first_in_the_next_pass_a_cpu_s_is_not():
+    from spit.keys import C1, button_id
+    from spit.spit import Game
+    from spit.table import Table
+
+    scheduler = Scheduler()
+    table = Table(Game(5), cpus=(None, object()), scheduler=scheduler)
+    table.touch(button_id(1, C1), 0)  # the CPU seat's
+    scheduler.begin()
+    scheduler.play(5_000, table)
+    assert table.arbiter.pending == 0 and scheduler.carried and not scheduler.answer
+    table.touch(button_id(0, C1), 6_000)  # the person's
+    scheduler.begin()
+    scheduler.play(10_000, table)
+    assert table.arbiter.pending == 0 and scheduler.answer
+
+
+class _Answered(_Game):
+    """A mode whose screen's answer finds its pass too late for its region (``late``)."""
+
+    def __init__(self, arbiter):
+        _Game.__init__(self, arbiter)
+        self.busy = False
+        self.late = False
+
+    def draw(self, renderer, now, share):
+        self.did.append("answer")
+        self.busy = self.late = True
+        return None
+
+
+def test_an_answer_s_region_without_room_in_its_pass_goes_first_in_the_next():
+    clock = [0]
+    mode = _Answered(_Arbiter())
+    scheduler = Scheduler(lambda: clock[0], mode, mode)
+    scheduler.answer = True
+    for _ in range(3):
+        scheduler.begin()
+        scheduler.run(0)
+    assert mode.did == ["answer", "region", "region"]
+    scheduler.answer = True
+    mode.arbiter = _Arbiter(due_us=1_000)
+    scheduler.begin()
+    scheduler.run(0)
+    assert mode.did[3] == "game", "a press due before the answer would end: the game first"

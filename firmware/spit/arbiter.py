@@ -80,6 +80,7 @@ class Arbiter:
         self.tie_wins = [0, 0]
         self.overflows = 0
         self.late = 0
+        self.last_player = -1  # whose press was committed last
         # Pending presses, earliest stamp first (equal stamps in arrival order), so the
         # press to commit next is always the first.
         self._capacity = capacity
@@ -190,6 +191,7 @@ class Arbiter:
             self.late += 1
         self._last[player] = t
         self._committed_any[player] = 1
+        self.last_player = player
 
     def _remove(self, index):
         last = self.pending - 1

@@ -22,7 +22,18 @@ from spit import games, keys, screens
 from spit.arbiter import Arbiter
 from spit.listener import Listener
 from spit.match_mode import MatchMode
-from spit.modes import ATTRACT, ERROR, MATCH, SELF_TEST, TITLE, Attract, Error, Settings, Title
+from spit.modes import (
+    ATTRACT,
+    ERROR,
+    MATCH,
+    SELF_TEST,
+    SETTINGS,
+    TITLE,
+    Attract,
+    Error,
+    Settings,
+    Title,
+)
 from spit.rng import derive
 from spit.scheduler import Scheduler
 from spit.ticks import ticks_diff
@@ -137,14 +148,15 @@ class Controller:
         self.modes[SELF_TEST] = SelfTest(self)
         self.enter(SELF_TEST, now)
 
-    def prepare_games(self):
-        """Import the games a press or a timeout may start next: in a break. A match's
-        game is imported already, and attract mode comes only after the title, whose
-        break imports its game: imported in a match, its modules would take heap that the
-        match's game needs, in the holes its play has left."""
+    def prepare(self):
+        """Import what a press or a timeout may start next: in a break. A match's game is
+        imported already, and attract mode comes only after the title, whose break imports
+        its game and the settings: imported in a match, their modules would take heap
+        that the match's game needs, in the holes its play has left."""
         games.prepare(self.saved.game)
         if self.mode != MATCH:
             games.prepare(self.modes[ATTRACT].next_game())
+            self.modes[SETTINGS].prepare()
 
     def screen(self):
         """The screen the device shows now (``spit.screens``)."""

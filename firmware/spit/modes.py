@@ -37,9 +37,8 @@ them. A mode with a game names its table (``table``): the scheduler runs its wor
 from micropython import const
 
 from spit import games, keys, screens
-from spit.options import Options
+from spit.options import Options, after
 from spit.session import Session
-from spit.settings_menu import SettingsMenu, after
 from spit.ticks import ticks_diff
 
 TITLE = const(0)
@@ -219,10 +218,19 @@ class Settings(Mode):
 
     def __init__(self, flow):
         Mode.__init__(self, flow)
-        self.menu = SettingsMenu(flow.saved)
+        self.menu = None
+
+    def prepare(self):
+        """The menu, made once: in the title's break rather than at boot, whose time every
+        module imported then adds to."""
+        if self.menu is None:
+            from spit.settings_menu import SettingsMenu
+
+            self.menu = SettingsMenu(self.saved)
+        return self.menu
 
     def enter(self, now):
-        self.menu.open()
+        self.prepare().open()
         Mode.enter(self, now)
 
     def press(self, button, t, tie):

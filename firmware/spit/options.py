@@ -26,6 +26,11 @@ CHOICES = (
 LAYOUTS = {"1-5": (1, 2, 3, 4, 5), "3x5": (3, 3, 3, 3, 3), "1-4": (1, 2, 3, 4)}
 
 
+def after(values, value):
+    """The value after ``value`` in ``values``, round to the first."""
+    return values[(values.index(value) + 1) % len(values)]
+
+
 class OptionError(ValueError):
     pass
 

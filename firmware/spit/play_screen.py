@@ -143,7 +143,7 @@ class PlayScreen:
         # are drawn): the history length, the phase, the contest.
         self._seen = [-1, -2, -1, -1]
         # The labels and the message row are looked at again only after new values were
-        # taken, or while a margin's banner is unsettled: two calls (about 150 µs) saved
+        # taken, or while the stuck check is to come: two calls (about 150 µs) saved
         # in each pass that draws a piece of the message.
         self._look_again = True
         self._word = None
@@ -397,9 +397,9 @@ class PlayScreen:
     def _decide_message(self, game, controls):
         """What the message row shows; True when a new message starts being drawn."""
         contest = controls.contest
-        if contest.unsettled or controls.clocks.stuck_check_at >= 0:
-            # A margin whose banner, or a table whose stuck check, the clocks' next pass
-            # works out.
+        contest.settle()  # a margin's banner is written here: the answer to the press
+        if controls.clocks.stuck_check_at >= 0:
+            # A table whose stuck check the clocks' next pass works out.
             self.renderer.busy = True
             self._look_again = True
             return False

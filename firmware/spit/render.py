@@ -48,6 +48,7 @@ from spit.pen import FELT, PIECE_W, Pen
 from spit.play_screen import PlayScreen
 from spit.screens import PLAY
 from spit.static_screens import StaticScreens
+from spit.ticks import ticks_diff
 
 _NO_SCREEN = const(-1)
 _CLEARING = const(-2)  # cleared for a screen not known yet (``clear_ahead``)
@@ -63,6 +64,12 @@ class Renderer:
         self.screen = _NO_SCREEN  # the screen on the display (``spit.screens``)
         self.share = -1  # the call's, as ``start`` took it
         self.left = -1  # regions this call may still draw; below 0, any number
+        # In a ``hurry`` (a race on): a region after new values starts only by
+        # ``region_by`` on ``clock`` (ticks_us), so that it ends within the pass.
+        self.hurry = False
+        self.clock = None
+        self.region_by = 0
+        self.late = False  # the last call's region after its new values had no room
         self._background = getattr(display, "in_background", False)
         self._clear_step = HEIGHT if self._background else _CLEAR_ROWS
         self.clear_row = HEIGHT  # the next strip of a clear going out
@@ -106,6 +113,7 @@ class Renderer:
             share = self.regions_per_call or -1  # whole screens: a share counts small regions
         self.share = share
         self.left = share
+        self.late = False
         if share == 0:
             return False
         self.busy = False
@@ -123,9 +131,13 @@ class Renderer:
 
     def take(self):
         """New values taken spend a region of the call's share: False, and something
-        left for the next call, when none is left to draw."""
+        left for the next call, when none is left to draw, or, in a ``hurry``, when the
+        pass has no room left for a region (``region_by``, on ``clock``: ``late``)."""
         if self.left > 0:
             self.left -= 1
+            if self.left and self.hurry and ticks_diff(self.clock(), self.region_by) > 0:
+                self.left = 0
+                self.late = True
         if self.left == 0:
             self.busy = True
             return False

@@ -8,8 +8,10 @@ wanted, in this order, and the pass ends with it:
 1. the break (saving and collecting), once the screen that came with it is up and
    nobody races: a pass of its own;
 2. the answer: the screen's first call after a mode's press was committed (in its pass:
-   the press is light) or a new screen came, its values and the first region they change,
-   whatever the pace once no press is due;
+   the press is light), after a person's press at the table (in the next pass) or when a
+   new screen came, its values and the first region they change, whatever the pace once
+   no press is due before it would end; in a race, the region is the next pass's answer
+   when this one has no room left for it;
 3. what the screen left, a region in a pass of its own when drawing has its turn (in a
    game, ``ALONE_MAX`` such passes in a row at most);
 4. the mode's own part (its timeouts, the game's phase taken up), but while its game deals a
@@ -66,6 +68,11 @@ _GLANCE_US = const(1_000)  # about the longest glance
 # About a match mode's own part (its timeouts, the game's phase taken up: 0.3 ms in the
 # emulated chip's passes): a press due before it would end is committed first.
 _MODE_US = const(400)
+# An answer (new values and the first region they change) is about as long as a region
+# with its values: it waits for a press due before it would end. While a race is on, its
+# region starts only this early in the pass (a region ends within 0.8 ms).
+_ANSWER_US = const(1_500)
+_ANSWER_REGION_BEFORE_US = const(900)
 # A tone starts (about 0.3 ms on the Pico: the PWM's frequency and duty) this early.
 _SOUND_BEFORE_US = const(1_100)
 # Each kind's thresholds, by kind: how early in a pass it starts, and how long it may run.
@@ -115,6 +122,8 @@ class Scheduler:
         self.clock = clock
         self.flow = flow
         self.renderer = renderer
+        if renderer is not None:
+            renderer.clock = clock
         self.on_break = on_break or _no_break
         self._start = 0
         self.carried = False  # this pass carries a piece of work already
@@ -123,6 +132,7 @@ class Scheduler:
         self._asked = False  # the waiting kind asked again in this pass
         self._alone_passes = 0  # passes in a row the screen had to itself
         self.answer = False  # the screen's next call answers a press, or a new screen
+        self._region_left = False  # the answer's region had no room in its pass: the next
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
         self._break_due = False  # a quiet moment came: save and collect in a pass of its own
         self._break_at = 0  # when the break became due
@@ -203,7 +213,9 @@ class Scheduler:
             return
         renderer = self.renderer
         if renderer is not None:
-            if self.answer and not (mode.arbiter.pending and mode.arbiter.due(now)):
+            if (self.answer or self._region_left) and not (
+                mode.arbiter.pending and mode.arbiter.due(ticks_add(now, _ANSWER_US))
+            ):
                 self._answer_now(now, mode)  # whatever the pace, once no press is due
                 return
             # What the screen left from its last call, or a piece of drawing turned away in
@@ -253,6 +265,8 @@ class Scheduler:
             self._due_by(now, arbiter), table.commit, table.contested, 1
         ):
             self.carried = True
+            if table.cpus[arbiter.last_player] is None:
+                self.answer = True  # a person's press: what it changed, first in the next pass
             return
         horizon = ticks_add(now, -arbiter.settle_us)
         if self.waiting == GLANCE and not table.hold:
@@ -304,6 +318,7 @@ class Scheduler:
     def clear(self):
         """Another mode: its screen starts from a clear."""
         self._still = None
+        self._region_left = False
         if self.renderer is not None:
             self.renderer.invalidate()
 
@@ -312,9 +327,20 @@ class Scheduler:
         return self.renderer is not None and (self._undrawn or self.renderer.busy)
 
     def _answer_now(self, now, mode):
+        """The answer: new values and the first region they change; in a race, the region
+        in the next pass when this one has no room left for it."""
         self.carried = True
         self.answer = self._undrawn = False
+        renderer = self.renderer
+        if self._region_left:
+            self._region_left = False
+            self._region(now, mode)
+            return
+        renderer.hurry = self.clock is not None and mode.racing()
+        if renderer.hurry:
+            renderer.region_by = ticks_add(self._start, _ANSWER_REGION_BEFORE_US)
         self._show(now, mode, ANSWER)
+        self._region_left = renderer.late
 
     def _alone(self, now, mode):
         """What the screen left, or a piece of drawing turned away, in a pass of its own
@@ -326,6 +352,11 @@ class Scheduler:
             self._alone_passes += 1
         elif mode.arbiter.due(now) or not self.turn(DRAW, mode.arbiter):
             return False
+        self._region(now, mode)
+        return True
+
+    def _region(self, now, mode):
+        """What the screen left, a region; or a call of the screen, when it left nothing."""
         renderer = self.renderer
         if renderer.busy and renderer.step(REGION):
             # A step does not look at the game: a change made while the screen was being
@@ -333,7 +364,6 @@ class Scheduler:
             self._still = None
         else:
             self._show(now, mode, REGION)
-        return True
 
     def _after(self, now, mode):
         """The screen's share of a pass that ran the mode: a busy play screen takes the new

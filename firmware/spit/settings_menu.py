@@ -11,7 +11,7 @@ row under it; ``SPIT`` (the settings mode's, ``spit.modes``) saves them and star
 """
 
 from spit import games, keys
-from spit.options import CHOICES
+from spit.options import CHOICES, after
 from spit.savedata import SEAT_CHOICES
 
 _GAME_ROW = "game"
@@ -41,15 +41,22 @@ class SettingsMenu:
 
     def read(self):
         """Every row's value from the saved data; the rows."""
+        for row in range(len(self.rows)):
+            self._read(row)
+        return self.rows
+
+    def _read(self, row):
+        """Row ``row``'s value from the saved data."""
         saved = self.saved
-        rows = self.rows
-        rows[0][1] = saved.game
-        for row in range(1, _OPTIONS_END):
-            rows[row][1] = saved.options.get(rows[row][0])
-        rows[_OPTIONS_END][1] = saved.seats[0]
-        rows[_OPTIONS_END + 1][1] = saved.seats[1]
-        rows[_OPTIONS_END + 2][1] = _SOUND_VALUES[1 if saved.muted else 0]
-        return rows
+        if row == 0:
+            value = saved.game
+        elif row < _OPTIONS_END:
+            value = saved.options.get(self.rows[row][0])
+        elif row < _OPTIONS_END + len(_SEAT_ROWS):
+            value = saved.seats[row - _OPTIONS_END]
+        else:
+            value = _SOUND_VALUES[1 if saved.muted else 0]
+        self.rows[row][1] = value
 
     def press(self, key):
         """``L``/``R`` move the cursor; a card button changes the row's value."""
@@ -72,10 +79,5 @@ class SettingsMenu:
             saved.seats[seat] = after(SEAT_CHOICES, saved.seats[seat])
         else:
             saved.muted = not saved.muted
-        self.read()
+        self._read(row)  # the row alone: reading every row takes 1-2 ms on the chip
         self.changes += 1
-
-
-def after(values, value):
-    """The value after ``value`` in ``values``, round to the first."""
-    return values[(values.index(value) + 1) % len(values)]

@@ -216,10 +216,10 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
     # ``handheld`` booted before this program was imported (``BOOTED``): on the heap that
     # main.py leaves, not on one this program's code scattered. The hooks wrap classes,
     # so they reach what boot made. The games are imported as the title's break imports
-    # them (``Controller.prepare_games``: the chosen game and attract mode's next), before
+    # them (``Controller.prepare``: the chosen game and attract mode's next), before
     # the match: its passes and its heap then have both beside them.
     handheld.saved.game = name
-    handheld.controller.prepare_games()
+    handheld.controller.prepare()
     rules = games.rules(name)
     Game, Cpu = rules.Game, games.cpu_player(name)
     Cpu.glance = timed_glance(Cpu.glance)

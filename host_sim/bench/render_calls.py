@@ -70,7 +70,7 @@ def pending(renderer):
 def run(level, max_passes, title_passes, skip_us, regions, direct_calls):
     handheld = boot()
     renderer = handheld.controller.scheduler.renderer
-    menu = handheld.controller.modes[SETTINGS].menu
+    menu = handheld.controller.modes[SETTINGS].prepare()
     # The play screen is bound when the renderer is made, and the controller calls the
     # static screens on ``renderer.screens``: each wrapped where it is called.
     for i, name in enumerate(SCREENS):

@@ -44,7 +44,7 @@ def screen_lines(device):
         return lines + textview.lines(table.game, table.controls)
     if mode == SETTINGS:
         lines.append("L / R move, a card button changes the row, %s saves and starts" % word)
-        menu = controller.modes[SETTINGS].menu
+        menu = controller.modes[SETTINGS].prepare()
         for i, (name, value) in enumerate(menu.read()):
             lines.append("%s %-12s %s" % (">" if i == menu.cursor else " ", name, value))
         return lines
