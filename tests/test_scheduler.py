@@ -190,3 +190,17 @@ def test_an_answer_s_region_without_room_in_its_pass_goes_first_in_the_next():
     scheduler.begin()
     scheduler.run(0)
     assert mode.did[3] == "game", "a press due before the answer would end: the game first"
+
+
+def test_a_press_committed_while_an_answer_s_region_waits_is_answered_after_it():
+    clock = [0]
+    mode = _Answered(_Arbiter())
+    scheduler = Scheduler(lambda: clock[0], mode, mode)
+    scheduler.answer = True
+    scheduler.begin()
+    scheduler.run(0)  # values, no room for the region
+    scheduler.answer = True  # as a person's press committed in the next pass would
+    for _ in range(2):
+        scheduler.begin()
+        scheduler.run(0)
+    assert mode.did == ["answer", "region", "answer"]

@@ -132,7 +132,7 @@ class Scheduler:
         self._asked = False  # the waiting kind asked again in this pass
         self._alone_passes = 0  # passes in a row the screen had to itself
         self.answer = False  # the screen's next call answers a press, or a new screen
-        self._region_left = False  # the answer's region had no room in its pass: the next
+        self._region_left = False  # the answer's region had no room in its pass: next pass's
         self._undrawn = False  # a new screen came and the renderer has not seen it yet
         self._break_due = False  # a quiet moment came: save and collect in a pass of its own
         self._break_at = 0  # when the break became due
@@ -330,12 +330,12 @@ class Scheduler:
         """The answer: new values and the first region they change; in a race, the region
         in the next pass when this one has no room left for it."""
         self.carried = True
-        self.answer = self._undrawn = False
-        renderer = self.renderer
-        if self._region_left:
+        if self._region_left:  # a press committed since is answered in the next pass
             self._region_left = False
             self._region(now, mode)
             return
+        self.answer = self._undrawn = False
+        renderer = self.renderer
         renderer.hurry = self.clock is not None and mode.racing()
         if renderer.hurry:
             renderer.region_by = ticks_add(self._start, _ANSWER_REGION_BEFORE_US)
