@@ -132,7 +132,12 @@ EVERY_PASS = {
     "spit/arbiter.py": ["Arbiter.commit_due"],
     "spit/round_clocks.py": ["RoundClocks.update"],
     "spit/contest.py": ["Contest.settle", "Contest._write", "_put", "_put_number"],
-    "spit/pen.py": ["Pen.lay_out", "Pen.lay_out_codes", "Pen.message_row"],
+    "spit/pen.py": [
+        "Pen.set_message",
+        "Pen.set_message_codes",
+        "Pen.message_row",
+        "Pen._codes_row",
+    ],
 }
 
 # The functions a press or an action runs through, from its edge to the rules.
@@ -147,6 +152,7 @@ EVERY_PRESS = {
     ],
     "spit/controls.py": [
         "Controls.press",
+        "Controls.catch_up",
         "Controls._tell",
         "Controls._card",
         "Controls._move_held",
@@ -206,7 +212,7 @@ EVERY_PRESS = {
     "spit/controller.py": ["Controller.touch", "Controller._take"],
     "spit/modes.py": ["Title.press", "Attract.press", "Settings.press", "Error.press"],
     "spit/match_mode.py": ["MatchMode.enter"],
-    "spit/listener.py": ["Listener.hear", "Listener._time"],
+    "spit/listener.py": ["Listener.hear", "Listener._owe", "Listener._time"],
     "spit/reactions.py": ["Reactions.look", "Reactions._look", "Reactions.played"],
 }
 

@@ -3,8 +3,9 @@ session and personal records, and merging into the saved data."""
 
 from helpers.positions import names, position
 from spit import keys
-from spit.controls import MOVED, PLAYED, SPAT, Controls
+from spit.controls import Controls
 from spit.games import PHASE_SLAP, play
+from spit.listener import Listener
 from spit.reactions import Reactions, Record
 from spit.savedata import REACTION_MAX_MS, REACTION_MIN_MS, RECENT, SaveData
 from spit.ticks import TICKS_PERIOD, ticks_add
@@ -123,27 +124,50 @@ def test_look_stops_a_clock_when_the_chance_is_gone():
     assert reactions.played(0, 700_000) == 0
 
 
-def test_the_proposed_hook_on_the_controls_listener():
-    """The hook the game flow adds: on every applied action the listener gets, time a
-    play, then look at the table at that action's press time."""
-    game = position(["5C", "3H 4D"], ["KS"], ["6S", "9D"], options="quick=on")
-    reactions = fresh()
-    recorded = []
+class _Session:
+    """What the listener reads of a match: its table's controls and game."""
 
-    def listener(event, player, detail):
-        if event in (PLAYED, MOVED, SPAT):
-            t = controls.times[-1]
-            if event == PLAYED:
-                recorded.append(reactions.played(player, t))
-            reactions.look(game, t)
+    def __init__(self, controls):
+        self.table = self
+        self.controls = controls
+        self.game = controls.game
 
-    controls = Controls(game, listener)
-    reactions.look(game, 0)  # play began
-    controls.press(keys.button_id(0, keys.C1), 700_000)  # 5C onto the 6S
-    controls.press(keys.button_id(0, keys.C2), 1_000_000)  # 4D onto the 5C
-    assert names(game.middle[0][-3:]) == "6S 5C 4D"
-    assert recorded == [700, 300]
-    assert reactions.session[0].median_ms() == 300
+
+def test_the_listener_times_each_action_on_the_table_it_left():
+    """The listener's reaction work waits for a pass with time, but never past the next
+    action: a player who is covered and then given a card again is timed from the card
+    given, as if the work had run at each action."""
+    game = position(["7C", "6D", "KC"], ["5H", "KH"], ["6S", "9D"], options="quick=on")
+    listener = Listener(SaveData(), lambda name, now: None)
+    listener.seat((True, True))
+    controls = Controls(game, listener.hear)
+    listener.session = _Session(controls)
+    listener.reactions.look(game, 0)  # play began: both can play
+    controls.press(keys.button_id(0, keys.C1), 700_000)  # 7C onto the 6S: P2's 5H fits no more
+    assert controls.follow_up is not None and listener.reactions.session[0].count == 0
+    controls.press(keys.button_id(0, keys.C2), 1_000_000)  # 6D onto the 7C: the 5H fits again
+    controls.press(keys.button_id(1, keys.C1), 1_400_000)  # 5H onto the 6D
+    assert names(game.middle[0][-3:]) == "7C 6D 5H"
+    assert listener.reactions.session[0].recent_ms() == [700, 300]
+    assert listener.reactions.session[1].count == 0  # its play's work still waits
+    listener.round_over(1_500_000, True)
+    assert listener.reactions.session[1].recent_ms() == [400]  # from 1.0 s, not from 0
+    assert controls.follow_up is not None  # left on the controls: a second run does nothing
+    controls.catch_up()
+    assert listener.reactions.session[1].recent_ms() == [400]
+
+
+def test_the_round_clocks_pass_does_the_listener_s_work():
+    game = position(["7C", "6D", "KC"], ["5H", "KH"], ["6S", "9D"], options="quick=on")
+    listener = Listener(SaveData(), lambda name, now: None)
+    listener.seat((True, False))
+    controls = Controls(game, listener.hear)
+    listener.session = _Session(controls)
+    listener.reactions.look(game, 0)
+    controls.press(keys.button_id(0, keys.C1), 700_000)
+    assert controls.update(700_000)  # the clocks' pass: what the action left
+    assert controls.follow_up is None
+    assert listener.reactions.session[0].recent_ms() == [700]
 
 
 SEQUENCE = """

@@ -117,6 +117,10 @@ class Controls:
         self._quick_at = [-1, -1]
         self.countdown_us = 0
         self.counting = False
+        # What the listener makes of the last action (its reaction clocks: ``spit.listener``),
+        # left for a pass with time: done before the next press is handled, or in the
+        # clocks' next pass, whichever comes first. None: nothing is left.
+        self.follow_up = None
         # Counts the changes told (each event, and a banner written): the play screen
         # follows the game only when it moved.
         self.changes = 0
@@ -147,6 +151,8 @@ class Controls:
         # stack gets its frame from the heap at every call (``host_sim.bench.heap_frames``). A
         # press is a few calls deep at most: each call costs 15-25 µs on the Pico
         # (``docs/performance.md``).
+        if self.follow_up is not None:
+            self.catch_up()  # on the table the last action left, before this one changes it
         self._t = t
         self._tie = tie
         player = button >> keys.PLAYER_SHIFT
@@ -161,6 +167,12 @@ class Controls:
                 self._call_spit(player, t)
         else:
             self._pile_press(player, key)
+
+    def catch_up(self):
+        """Do what the listener left of the last action (``follow_up``), now."""
+        work = self.follow_up
+        self.follow_up = None
+        work()
 
     def changed(self):
         """Something the play screen shows changed outside the controls (a round dealt):

@@ -89,7 +89,7 @@ _LINE_BYTES = const(_LINE_CHARS * 8)  # that row as a 1-bit bitmap
 _NO_BITS = bytes(_LINE_BYTES)
 DIGITS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 # The characters a text given by its codes may hold (the margin banner's), as bytes, which
-# framebuf's text takes as it takes a string: laid out without making a string.
+# framebuf's text takes as it takes a string: drawn without making a string.
 CODED = b" -.0123456789EIPTbelmrsuy"
 
 
@@ -147,12 +147,13 @@ class Pen:
         self._mono_fb = None
         self._message_row = None
         self._row_piece = None
-        self._message_bits = None  # the message row's text laid out (``lay_out``)
-        self._message_fb = None
         self.glyphs = ()  # ``CODED``'s characters, one bytes each, by code less 32
+        # The message row's text (``set_message``): a string, or None and codes.
+        self._message_text = ""
+        self._message_codes = b""
+        self._message_count = 0
         self._message_x = 0
-        self._message_key = 0
-        self._message_palette = None
+        self._message_colour = 0
 
     def make_text(self):
         """Make what text needs, once: after the biggest pictures, which need the heap
@@ -165,10 +166,6 @@ class Pen:
         self._mono_fb = self.framebuf.FrameBuffer(self._mono, WIDTH, 8, self.framebuf.MONO_HLSB)
         self._message_row = self.view(WIDTH, MESSAGE_H)
         self._row_piece = self.view(PIECE_W, MESSAGE_H)
-        self._message_bits = bytearray(_LINE_BYTES)
-        self._message_fb = self.framebuf.FrameBuffer(
-            self._message_bits, WIDTH, 8, self.framebuf.MONO_HLSB
-        )
         glyphs = [None] * 95
         for i in range(len(CODED)):
             glyphs[CODED[i] - 32] = CODED[i : i + 1]
@@ -340,34 +337,45 @@ class Pen:
             i += 1
         self.end_for(player)
 
-    def lay_out(self, text):
-        """Lay ``text`` out as the message row's 1-bit bitmap (``message_row``)."""
-        self._message_bits[:] = _NO_BITS
-        self._message_fb.text(text, 0, 0, 1)
+    def set_message(self, text):
+        """The message row's text (``message_row``): each piece draws the characters that
+        reach it, so a new message costs no pass of its own before its first piece."""
+        self._message_text = text
 
-    def lay_out_codes(self, codes, count):
-        """``lay_out`` for a text of ``count`` characters given by their codes (bytes), each
-        one of ``CODED``."""
-        self._message_bits[:] = _NO_BITS
-        glyphs = self.glyphs
-        while count:
-            count -= 1
-            self._message_fb.text(glyphs[codes[count] - 32], 8 * count, 0, 1)
+    def set_message_codes(self, codes, count):
+        """``set_message`` for a text of ``count`` characters given by their codes (bytes,
+        each one of ``CODED``): read as the pieces are drawn."""
+        self._message_text = None
+        self._message_codes = codes
+        self._message_count = count
 
     def place_message(self, x, colour):
-        """Where in the message row the text laid out goes (its left as player 1 reads it)
+        """Where in the message row the text set goes (its left as player 1 reads it)
         and in what colour."""
         self._message_x = x
-        self._message_key = colour ^ 0xFFFF
-        self._message_palette = self._palettes[colour]
+        self._message_colour = colour
 
     def message_row(self, player, left, width):
-        """``text_row`` for the text laid out and placed (``lay_out``, ``place_message``)."""
+        """``text_row`` for the message set and placed (``set_message``, ``place_message``)."""
         self.begin(self.row_view(width), left, MESSAGE_Y, False, FELT)
-        self._fb.blit(
-            self._message_fb, self._message_x - left, 0, self._message_key, self._message_palette
-        )
+        if self._message_text is not None:
+            self._fb.text(self._message_text, self._message_x - left, 0, self._message_colour)
+        else:
+            self._codes_row(self._message_x - left, width)
         self.end_for(player)
+
+    def _codes_row(self, at, width):
+        """The coded message's characters that reach a window ``width`` wide, the text's
+        left at ``at`` in it."""
+        i = -at // 8 if at < 0 else 0
+        end = (width - at + 7) // 8
+        if end > self._message_count:
+            end = self._message_count
+        while i < end:
+            self._fb.text(
+                self.glyphs[self._message_codes[i] - 32], at + 8 * i, 0, self._message_colour
+            )
+            i += 1
 
     def big_text(self, texts, columns, count, chars, scale):
         """Lay a text of ``chars`` characters out for ``big``: its 8x8 glyphs side by side

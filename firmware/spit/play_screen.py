@@ -152,7 +152,7 @@ class PlayScreen:
         # The message row being drawn, and how far: columns of player 1's copy, then
         # player 2's (2 * WIDTH: all drawn); the columns its pieces must cover.
         self._message_text = None  # a prompt, or None for the margin's banner
-        self._turned_text = None  # player 2's prompt where it differs, until laid out
+        self._turned_text = None  # player 2's prompt where it differs, until set in the pen
         self._message_len = 0
         self._message_x = 0
         self._message_at = 2 * WIDTH
@@ -463,7 +463,7 @@ class PlayScreen:
         return _MSG_NONE
 
     def _start_message(self, length, colour):
-        """The pieces to draw for a new text of ``length`` characters, laid out: those the
+        """The pieces to draw for a new text of ``length`` characters, placed: those the
         old text or the new one reach into."""
         x = (WIDTH - 8 * length) // 2
         start = self._message_x
@@ -479,7 +479,7 @@ class PlayScreen:
         self._message_len = length
         self._message_x = x
         self.pen.place_message(x, colour)
-        self._message_at = -1  # laid out first
+        self._message_at = -1  # set in the pen first
 
     def _draw_message(self):
         """The message row's pieces still to draw while this call may, player 1's copy,
@@ -488,25 +488,19 @@ class PlayScreen:
         the others (a look is a call: about 30 µs on the chip)."""
         call = self.renderer
         if self._message_at < 0:
-            # The text laid out in a region of its own (framebuf's text: up to 0.5 ms).
-            if not call.afford():
-                return
             if self._message_text is None:
-                self.pen.lay_out_codes(self.controls.contest.banner, self._message_len)
+                self.pen.set_message_codes(self.controls.contest.banner, self._message_len)
             else:
-                self.pen.lay_out(self._message_text)
+                self.pen.set_message(self._message_text)
             self._message_at = 0
         width = call.piece_width()
         first = self._message_from // width * width  # the first piece they reach
         while self._message_at < 2 * WIDTH:
             at = self._message_at
             if at >= WIDTH and self._turned_text is not None:
-                # Player 2's copy says something else: laid out in a region of its own.
-                if not call.afford():
-                    return
-                text = self._turned_text
+                text = self._turned_text  # player 2's copy says something else
                 self._turned_text = None
-                self.pen.lay_out(text)
+                self.pen.set_message(text)
                 self.pen.place_message((WIDTH - 8 * len(text)) // 2, HIGHLIGHT)
             left = at % WIDTH
             if left < first:

@@ -2,9 +2,10 @@
 to work out, the countdown's end, the automatic spit and the slap time limit.
 
 ``update(now)`` runs in every pass of a game, at the commit horizon. What an action left
-to work out goes first: whether it left everybody stuck (``stuck_check_at``), then the
-spit's work ahead while they are (``Game.prepare_spit``, a step a pass), then the margin
-banner a contest noted; each in a pass that does nothing else. The actions of the clocks
+to work out goes first: whether it left everybody stuck (``stuck_check_at``) and the
+reaction clocks' look at it (``Controls.follow_up``), then the spit's work ahead while
+they are (``Game.prepare_spit``, a step a pass), then the margin banner a contest noted;
+each in a pass that does nothing else. The actions of the clocks
 themselves (the opening spit, the automatic spit, the piles settled when nobody slaps) go
 through the controls, as a press's would.
 """
@@ -120,6 +121,8 @@ class RoundClocks:
         another action by then: its time counts, the later one, so the automatic spit
         never comes early."""
         stuck = self.game.is_stuck()
+        if self.controls.follow_up is not None:
+            self.controls.catch_up()  # the reaction clocks' look: the rules' answers are known now
         if stuck and not self._stuck:
             self.since = self.stuck_check_at
         self._stuck = stuck

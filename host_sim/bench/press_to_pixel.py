@@ -88,8 +88,10 @@ SCREEN_US = 1_000_000  # a screen a press brings must be up by then
 ANSWER_US = 100_000  # a press's first byte must come by then
 TAP_US = 20_000
 # Between a tap's release and the next press: the device ignores a button until it has
-# read released for 10 ms.
-GAP_US = 30_000
+# read released for 10 ms. And 45 µs: taps then lie no whole number of milliseconds apart,
+# so a reaction time (whole ms) reads the same on the board, which stamps a press some µs
+# after its edge, and on the mirror (at 50.000 ms apart, a 100 ms reaction read 99 there).
+GAP_US = 30_045
 HOLD_US = 2 * TAP_US  # the old bench's tap (``speed_screen_figures``)
 # A measured press comes this long after the display's last byte at least: at a screen at
 # rest, with the break that follows a new screen (a collection, a save) over.
