@@ -52,7 +52,10 @@ wait states, no cache misses), so a real Pico is a little slower.
   over all the games.
 - ``emu_press_to_commit_max_us``: player 1's presses against the CPU (SPIT on the ready
   screen, then card and pile buttons in play), pin edge to ``Controls.press``, the
-  largest (``profile.press_to_commit``) over the games of ``LOOP_SEEDS``.
+  largest (``profile.press_to_commit``) over the games of ``LOOP_SEEDS``; and
+  ``emu_person_pass_max_us``, the longest pass in play in those games: the passes that
+  commit a person's press and answer it on the screen, which CPU-against-CPU rounds have
+  none of.
 - Speed's (``emu_speed_*``), measured the same way: ``engine_step_us`` (Speed's
   ``Game.apply`` over a self-play game), ``press_to_pixel_us`` (player 1's SPIT on the
   title, Speed chosen there with ``L``; ``choose_to_pixel_us``: that ``L`` to the first
@@ -305,7 +308,7 @@ def loop_figures(game="spit"):
     )
 
     files = profile_files()
-    reports, presses = [], []
+    reports, presses, person_passes = [], [], []
     for seed in LOOP_SEEDS:
         with EmulatedPico(files=files, log_spi=False) as pico:
             pico.run_us(BOOT_US)
@@ -315,7 +318,8 @@ def loop_figures(game="spit"):
         reports.append(report)
         with EmulatedPico(files=files, log_spi=False) as pico:  # a power-on of its own
             pico.run_us(BOOT_US)
-            committed = press_to_commit(pico, game=game, seed=seed)
+            committed, longest = press_to_commit(pico, game=game, seed=seed)
+        person_passes.append(longest)
         if len(committed) < len(press_script(0)):
             raise AssertionError(
                 "seed %d: presses were lost: %d committed" % (seed, len(committed))
@@ -344,6 +348,7 @@ def loop_figures(game="spit"):
         "heap_fell_in_play": total("heap_fell_in_play"),
         "alloc_bytes_in_play": total("play_alloc_bytes"),
         "press_to_commit_max_us": round(max(delay for _, _, delay in presses), 1),
+        "person_pass_max_us": max(person_passes),
     }
     if game == _SPEED:
         found["heap_low_water_bytes"] = min(report["heap_low_water"] for report in reports)

@@ -47,7 +47,8 @@ into the firmware between passes, so that they name the passes to look at.
 
 ``press_to_commit(pico)`` plays player 1 against the CPU on the chip's own clock: the
 emulator presses SPIT on the ready screen, then card and pile buttons through the first
-seconds of play, and the board notes when ``Controls.press`` receives each press.
+seconds of play, and the board notes when ``Controls.press`` receives each press, and the
+longest pass in play (a person's press committed and answered on the screen among them).
 
 ``python -m host_sim.bench.pass_profile [--plain]`` prints one stage run (or a plain one).
 """
@@ -342,15 +343,31 @@ def run(handheld, with_stages, level, rounds, max_passes, skip_us, regions, name
 # A person's presses: player 1 against the CPU, on the chip's own clock.
 _PRESSES = """
 import gc, time
+from array import array
 from spit.controls import Controls
 
-commits = []
+# Each press as Controls.press receives it: its button, its stamp, the time then. Kept in
+# arrays made once: an allocation in the pass that commits would lengthen it.
+_KEPT = 64
+buttons = array("i", bytes(4 * _KEPT))
+stamps = array("i", bytes(4 * _KEPT))
+received = array("i", bytes(4 * _KEPT))
+count = array("i", bytes(4))
 _press = Controls.press
 
 
 def press(self, button, t, tie=False):
-    commits.append((button, t, time.ticks_us()))
+    if count[0] < _KEPT:
+        received[count[0]] = time.ticks_us()
+        buttons[count[0]] = button
+        stamps[count[0]] = t
+        count[0] += 1
     return _press(self, button, t, tie)
+
+
+def _playing(handheld):
+    session = handheld.controller.session
+    return session is not None and session.table.game.phase == 1
 
 
 def run(handheld, level, span_us, name, seed):
@@ -361,10 +378,17 @@ def run(handheld, level, span_us, name, seed):
     handheld.controller.new_match(time.ticks_us())
     gc.collect()
     start = time.ticks_us()
+    longest = 0  # the longest pass that began and ended in play
     print("ready")
     while time.ticks_diff(time.ticks_us(), start) < span_us:
-        handheld.run_pass(time.ticks_us())
-    print(repr(commits))
+        playing = _playing(handheld)
+        began = time.ticks_us()
+        handheld.run_pass(began)
+        took = time.ticks_diff(time.ticks_us(), began)
+        if took > longest and playing and _playing(handheld):
+            longest = took
+    print(repr([(buttons[i], stamps[i], received[i]) for i in range(count[0])]))
+    print("longest", longest)
 """
 P1_SPIT = 7
 _SPIT_AT_US = 400_000  # once the ready screen is drawn
@@ -390,7 +414,9 @@ def press_to_commit(pico, level=_LEVEL, game="spit", seed=1):
     """Player 1's presses against the CPU at ``level`` in a match of ``game`` dealt by
     ``seed``; returns ``(edge_us, button, commit_delay_us)`` per committed press of
     player 1, the delay measured from the pin edge to ``Controls.press`` on the chip's
-    clock."""
+    clock, and the longest pass that began and ended in play (µs): the passes that
+    commit a person's press and answer it on the screen, which the CPU-against-CPU
+    profile has none of."""
     from host_sim.bench.probe import ticks_minus
 
     presses = press_script(0)
@@ -407,14 +433,16 @@ def press_to_commit(pico, level=_LEVEL, game="spit", seed=1):
     body, _, error = output.partition("\x04")
     if error.strip("\x04>"):
         raise AssertionError("the press run failed on the board:\n" + error + body)
-    commits = ast.literal_eval([line for line in body.splitlines() if line.startswith("[")][-1])
+    lines = body.splitlines()
+    commits = ast.literal_eval([line for line in lines if line.startswith("[")][-1])
+    longest = int([line for line in lines if line.startswith("longest ")][-1].split()[1])
     found = []
     for t, button in press_script(start):
         for pressed, stamp, at in commits:
             if pressed == button and abs(ticks_minus(stamp, t)) < _STAMPED_WITHIN_US:
                 found.append((t, button, ticks_minus(at, t)))
                 break
-    return found
+    return found, longest
 
 
 def slowest(kept):

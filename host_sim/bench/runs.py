@@ -23,6 +23,7 @@ RUNS = 3
 MARGINS = {
     "emu_main_loop_pass_max_us": 1_700,
     "emu_press_to_commit_max_us": 2_550,
+    "emu_person_pass_max_us": 1_700,  # a person's game against the CPU: answers included
     "emu_boot_to_title_ms": 1_275,
     "emu_press_to_pixel_us": 4_250,
     # Press to first pixel on the other screens a press changes (``press_to_pixel``): the
@@ -41,6 +42,7 @@ MARGINS = {
     "emu_min_ordered_gap_us": 85,
     "emu_speed_main_loop_pass_max_us": 1_700,
     "emu_speed_press_to_commit_max_us": 2_550,
+    "emu_speed_person_pass_max_us": 1_700,
     "emu_speed_press_to_pixel_us": 4_250,
     "emu_speed_choose_to_pixel_us": 4_250,  # L on the title: the other game chosen
     "emu_speed_engine_step_us": 425,
