@@ -324,11 +324,10 @@ def test_a_region_a_call_draws_the_message_where_the_text_reaches_player_one_fir
             break
     row = (layout.MESSAGE_Y, 40, layout.MESSAGE_H)
     turned = (240 - layout.MESSAGE_Y - layout.MESSAGE_H, 40, layout.MESSAGE_H)
-    # The call that notices the banner decides the message (a contest alone changes only
-    # that row: no values to take); then an eighth of the row a call, where the text (x 108
-    # to 211) reaches, each piece drawing its own characters; player 2's copy from their
-    # left, which is player 1's right.
-    assert calls == [[]] + [[(x, *row)] for x in (80, 120, 160, 200)] + [
+    # The call that notices the banner follows it, the next decides the message; then an
+    # eighth of the row a call, where the text (x 108 to 211) reaches, each piece drawing
+    # its own characters; player 2's copy from their left, which is player 1's right.
+    assert calls == [[], []] + [[(x, *row)] for x in (80, 120, 160, 200)] + [
         [(x, *turned)] for x in (200, 160, 120, 80)
     ]
     assert message_rows(screen) == text_row("P2 by 0.31 ms", WHITE)

@@ -197,8 +197,9 @@ class PlayScreen:
                 and controls.hand == self._hands  # lists compare in C
                 and controls.called == self._calls
                 and game.phase == self._followed[_PHASE]
+                and controls.contest.winner == self._followed[_WINNER]
+                and controls.contest.margin_us == self._followed[_MARGIN]
                 and game.round == self._round
-                and self._contest_followed(controls.contest)
             )
         if self._shown and call.screen == screens.PLAY and self.cpus == self._cpus:
             if call.busy and call.start(self.share):  # what earlier calls left
@@ -215,18 +216,6 @@ class PlayScreen:
             return
         self._only_followed = 0
         self._draw_pending()
-
-    def _contest_followed(self, contest):
-        """A contest that changed alone (a lost race) changes only the message row: looked
-        at again by this call, with no values to take, so that the row's new text is decided
-        in the pass that answers the press. True."""
-        followed = self._followed
-        if contest.winner != followed[_WINNER] or contest.margin_us != followed[_MARGIN]:
-            followed[_WINNER] = contest.winner
-            followed[_MARGIN] = contest.margin_us
-            self._look_again = True
-            self.renderer.busy = True
-        return True
 
     def _follow_game(self, game, controls):
         """Queue the regions that changed since the last call; True when the table was
